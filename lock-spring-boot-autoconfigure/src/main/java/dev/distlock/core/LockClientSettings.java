@@ -1,0 +1,124 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+
+import org.springframework.util.Assert;
+
+/**
+ * Settings of a {@link RedisLockClient}.
+ *
+ * @param keyPrefix prefix of every Redis key and channel the client uses, for example
+ * {@code "lock:"}; must not contain hash-tag braces
+ * @param watchdogLease lease of locks acquired without a fixed lease; renewed every third
+ * of it while held
+ * @param closeTimeout how long {@link RedisLockClient#close()} may spend releasing held
+ * locks
+ * @param renewalBatchSize how many leases one renewal script extends at most
+ * @author distlock
+ * @since 0.1.0
+ */
+public record LockClientSettings(String keyPrefix, Duration watchdogLease, Duration closeTimeout,
+		int renewalBatchSize) {
+
+	/**
+	 * Default key prefix.
+	 */
+	public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+	/**
+	 * Default watchdog lease.
+	 */
+	public static final Duration DEFAULT_WATCHDOG_LEASE = Duration.ofSeconds(30);
+
+	private static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(30);
+
+	/**
+	 * Validate the settings.
+	 * @param keyPrefix prefix of every Redis key
+	 * @param watchdogLease lease of watchdog-renewed locks
+	 * @param closeTimeout how long closing may take
+	 * @param renewalBatchSize leases per renewal script
+	 */
+	public LockClientSettings {
+		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
+		Assert.isTrue(keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0,
+				() -> "'keyPrefix' must not contain '{' or '}' (they are used as hash tags), but was '" + keyPrefix
+						+ "'");
+		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
+		Assert.isTrue(watchdogLease.compareTo(MIN_WATCHDOG_LEASE) >= 0, () -> "'watchdogLease' must be at least "
+				+ MIN_WATCHDOG_LEASE.toMillis() + " ms, but was " + watchdogLease);
+		Assert.notNull(closeTimeout, "'closeTimeout' must not be null");
+		Assert.isTrue(!closeTimeout.isNegative(), () -> "'closeTimeout' must not be negative, but was " + closeTimeout);
+		Assert.isTrue(renewalBatchSize > 0, () -> "'renewalBatchSize' must be positive, but was " + renewalBatchSize);
+	}
+
+	/**
+	 * Return the default settings: prefix {@code "lock:"}, a 30 second watchdog lease, 5
+	 * seconds to close, 500 leases per renewal script.
+	 * @return the default settings
+	 */
+	public static LockClientSettings defaults() {
+		return new LockClientSettings(DEFAULT_KEY_PREFIX, DEFAULT_WATCHDOG_LEASE, Duration.ofSeconds(5), 500);
+	}
+
+	/**
+	 * Return a copy with another key prefix.
+	 * @param keyPrefix the key prefix
+	 * @return the new settings
+	 */
+	public LockClientSettings withKeyPrefix(String keyPrefix) {
+		return new LockClientSettings(keyPrefix, this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+	}
+
+	/**
+	 * Return a copy with another watchdog lease.
+	 * @param watchdogLease the watchdog lease
+	 * @return the new settings
+	 */
+	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
+		return new LockClientSettings(this.keyPrefix, watchdogLease, this.closeTimeout, this.renewalBatchSize);
+	}
+
+	/**
+	 * Return a copy with another close timeout.
+	 * @param closeTimeout the close timeout
+	 * @return the new settings
+	 */
+	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
+		return new LockClientSettings(this.keyPrefix, this.watchdogLease, closeTimeout, this.renewalBatchSize);
+	}
+
+	/**
+	 * Return a copy with another renewal batch size.
+	 * @param renewalBatchSize leases per renewal script
+	 * @return the new settings
+	 */
+	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
+		return new LockClientSettings(this.keyPrefix, this.watchdogLease, this.closeTimeout, renewalBatchSize);
+	}
+
+	/**
+	 * Return how often held watchdog leases are renewed: a third of the lease.
+	 * @return the renewal interval
+	 */
+	public Duration renewalInterval() {
+		return this.watchdogLease.dividedBy(3);
+	}
+
+}

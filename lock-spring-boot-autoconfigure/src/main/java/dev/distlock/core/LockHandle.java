@@ -1,0 +1,121 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+import dev.distlock.LockBackendException;
+import dev.distlock.LockLostException;
+
+/**
+ * A distributed lock on one key, with {@link java.util.concurrent.locks.ReentrantLock}
+ * semantics per thread: the thread that locks must unlock, and may lock again while
+ * holding it without another Redis round trip.
+ * <p>
+ * Handles are cheap views; every handle a {@link LockClient} returns for the same key
+ * shares one ownership state, so nested code may obtain its own handle and re-enter.
+ * Methods of {@link Lock} without a lease argument use the watchdog lease of the client,
+ * renewed while held. {@link #newCondition()} is not supported.
+ * <p>
+ * Redis failures surface as {@link LockBackendException}: acquisition fails closed.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public interface LockHandle extends Lock {
+
+	/**
+	 * Return the key this handle locks, as the application named it.
+	 * @return the lock key
+	 */
+	String key();
+
+	/**
+	 * Acquire the lock under the watchdog lease, waiting at most {@code waitTime}.
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @return whether the lock was acquired
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws LockLostException if the calling thread re-enters a lock it has lost
+	 */
+	boolean tryLock(Duration waitTime) throws InterruptedException;
+
+	/**
+	 * Acquire the lock with a fixed lease that is never renewed, waiting at most
+	 * {@code waitTime}. Redis releases the lock when the lease ends even if the holder
+	 * has not unlocked. A re-entry keeps the lease of the first acquisition.
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @param leaseTime how long the lock lives in Redis unless unlocked earlier
+	 * @return whether the lock was acquired
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws LockLostException if the calling thread re-enters a lock it has lost
+	 */
+	boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException;
+
+	/**
+	 * Release one hold; the Redis key is removed when the hold count reaches zero.
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * @throws LockLostException if the lease had been lost before this final release; the
+	 * key of any new owner is left untouched
+	 * @throws LockBackendException if Redis could not be reached; the lease then expires
+	 * by itself since it is no longer renewed
+	 */
+	@Override
+	void unlock();
+
+	/**
+	 * Return whether the calling thread holds this lock and, as far as this client knows,
+	 * its lease is still valid.
+	 * @return whether the lock is held by the calling thread
+	 */
+	boolean isHeldByCurrentThread();
+
+	/**
+	 * Return how many times the calling thread holds this lock.
+	 * @return the hold count, {@code 0} if not held
+	 */
+	int getHoldCount();
+
+	/**
+	 * Return the fencing token of the current hold: a number strictly greater than every
+	 * earlier grant of this key on the same Redis master. Pass it to the resource you
+	 * protect so that it can reject writes from a holder whose lease ran out.
+	 * @return the fencing token
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 */
+	long fencingToken();
+
+	/**
+	 * Ask Redis whether the calling thread still owns this lock, for example just before
+	 * a transaction commits.
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * @throws LockLostException if Redis no longer records this holder as the owner
+	 * @throws LockBackendException if Redis could not be reached
+	 */
+	void confirmOwnership();
+
+	/**
+	 * Not supported.
+	 * @throws UnsupportedOperationException always
+	 */
+	@Override
+	default Condition newCondition() {
+		throw new UnsupportedOperationException("Conditions are not supported by distributed locks");
+	}
+
+}
