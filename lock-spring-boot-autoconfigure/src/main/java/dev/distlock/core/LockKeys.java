@@ -1,0 +1,42 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
+
+/**
+ * Names of the Redis keys and channel behind one lock. The application's key is wrapped
+ * in a hash tag, so the lock key, the fence key and the channel map to one Redis Cluster
+ * hash slot.
+ *
+ * @param name the lock key as the application named it
+ * @param lockKey the key holding the owner token
+ * @param fenceKey the key holding the last fencing token granted
+ * @param channel the channel on which releases are published
+ * @author distlock
+ * @since 0.1.0
+ */
+record LockKeys(String name, String lockKey, String fenceKey, String channel) {
+
+	static LockKeys of(String prefix, String name) {
+		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
+		String lockKey = prefix + "{" + name + "}";
+		return new LockKeys(name, lockKey, lockKey + ":fence", lockKey + ":released");
+	}
+
+}
