@@ -57,7 +57,7 @@ public final class RedisLockClient implements LockClient {
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
-	private static final Duration SUBSCRIPTION_CONFIRMATION_TIMEOUT = Duration.ofSeconds(2);
+	private static final Duration SUBSCRIPTION_TIMEOUT = Duration.ofSeconds(2);
 
 	private static final long UNKNOWN_TTL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -99,7 +99,8 @@ public final class RedisLockClient implements LockClient {
 		this.commands = new RedisLockCommands(redis);
 		this.watchdog = new LeaseWatchdog(this.commands, settings.watchdogLease(), settings.renewalBatchSize(),
 				() -> isCluster(connectionFactory), name + "-watchdog");
-		this.subscriptions = new ReleaseSubscriptions(connectionFactory, SUBSCRIPTION_CONFIRMATION_TIMEOUT, name);
+		this.subscriptions = new ReleaseSubscriptions(connectionFactory, SUBSCRIPTION_TIMEOUT, name,
+				settings.keyPrefix() + "client:" + this.clientId);
 	}
 
 	/**

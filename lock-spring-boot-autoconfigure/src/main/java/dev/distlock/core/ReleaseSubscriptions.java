@@ -19,8 +19,6 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,15 +29,16 @@ import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * The pub/sub side of waiting: one listener container per client, one subscription per
- * channel that has waiters, shared by them and dropped when the last one leaves.
- * Subscribing waits (bounded) for Redis to confirm, so a waiter that re-checks the lock
- * after subscribing cannot miss the release that follows.
+ * channel that has waiters, shared by them and dropped when the last one leaves. Joining
+ * returns once Redis has confirmed the subscription, so a waiter that re-checks the lock
+ * after joining cannot miss the release that follows. A permanent subscription to the
+ * client's own channel, made on the first join, keeps the pub/sub connection open between
+ * waits.
  *
  * @author distlock
  * @since 0.1.0
@@ -50,35 +49,71 @@ final class ReleaseSubscriptions implements AutoCloseable {
 
 	private final RedisMessageListenerContainer container;
 
-	private final Duration confirmationTimeout;
+	private final ChannelTopic clientTopic;
 
 	private final Map<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
 
+	private final ReentrantLock connecting = new ReentrantLock();
+
+	private volatile boolean connected;
+
 	private volatile boolean closed;
 
-	ReleaseSubscriptions(RedisConnectionFactory connectionFactory, Duration confirmationTimeout, String name) {
-		this.confirmationTimeout = confirmationTimeout;
+	/**
+	 * Create the subscriptions of one client.
+	 * @param connectionFactory the factory for the pub/sub connection
+	 * @param subscriptionTimeout how long to wait for Redis to confirm a subscription
+	 * @param name the name of the listener container
+	 * @param clientChannel the client's own channel, subscribed for as long as it lives
+	 */
+	ReleaseSubscriptions(RedisConnectionFactory connectionFactory, Duration subscriptionTimeout, String name,
+			String clientChannel) {
+		this.clientTopic = ChannelTopic.of(clientChannel);
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(new SyncTaskExecutor());
+		this.container.setMaxSubscriptionRegistrationWaitingTime(subscriptionTimeout.toMillis());
 		this.container.setBeanName(name);
 		this.container.afterPropertiesSet();
 		this.container.start();
 	}
 
 	/**
-	 * Join the waiters of {@code channel}, subscribing first if this is the first one.
+	 * Join the waiters of {@code channel}, subscribing first if this is the first one. If
+	 * Redis cannot confirm the subscription, waiters fall back to re-checking the lock
+	 * when the holder's lease would end.
 	 * @param channel the release channel
 	 * @return the waiters of the channel; {@link ChannelWaiters#leave() leave} when done
 	 */
 	ChannelWaiters join(String channel) {
+		connect();
 		ChannelWaiters waiters = this.channels.compute(channel, (name, existing) -> {
 			ChannelWaiters joined = (existing != null) ? existing : new ChannelWaiters(name);
 			joined.members++;
 			return joined;
 		});
-		waiters.awaitSubscribed();
+		waiters.subscribe();
 		return waiters;
+	}
+
+	private void connect() {
+		if (this.connected) {
+			return;
+		}
+		this.connecting.lock();
+		try {
+			if (!this.connected) {
+				this.container.addMessageListener((message, pattern) -> {
+				}, this.clientTopic);
+				this.connected = true;
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not open the pub/sub connection; waiting falls back to polling", ex);
+		}
+		finally {
+			this.connecting.unlock();
+		}
 	}
 
 	/**
@@ -100,7 +135,7 @@ final class ReleaseSubscriptions implements AutoCloseable {
 	/**
 	 * The waiters of one release channel.
 	 */
-	final class ChannelWaiters implements MessageListener, SubscriptionListener {
+	final class ChannelWaiters implements MessageListener {
 
 		private final ChannelTopic topic;
 
@@ -108,12 +143,12 @@ final class ReleaseSubscriptions implements AutoCloseable {
 
 		private final Condition released = this.lock.newCondition();
 
-		private final CountDownLatch subscribed = new CountDownLatch(1);
+		private final ReentrantLock subscribing = new ReentrantLock();
 
 		/** Guarded by the channel map. */
 		private int members;
 
-		private boolean listening;
+		private boolean subscribed;
 
 		private long releases;
 
@@ -121,26 +156,19 @@ final class ReleaseSubscriptions implements AutoCloseable {
 			this.topic = ChannelTopic.of(channel);
 		}
 
-		private void awaitSubscribed() {
-			synchronized (this) {
-				if (!this.listening) {
-					this.listening = true;
-					try {
-						ReleaseSubscriptions.this.container.addMessageListener(this, this.topic);
-					}
-					catch (RuntimeException ex) {
-						logger.debug("Could not subscribe to " + this.topic + "; waiting falls back to polling", ex);
-					}
-				}
-			}
+		private void subscribe() {
+			this.subscribing.lock();
 			try {
-				if (!this.subscribed.await(ReleaseSubscriptions.this.confirmationTimeout.toNanos(),
-						TimeUnit.NANOSECONDS)) {
-					logger.debug("Redis did not confirm the subscription to " + this.topic + " in time");
+				if (!this.subscribed) {
+					ReleaseSubscriptions.this.container.addMessageListener(this, this.topic);
+					this.subscribed = true;
 				}
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
+			catch (RuntimeException ex) {
+				logger.debug("Could not subscribe to " + this.topic + "; waiting falls back to polling", ex);
+			}
+			finally {
+				this.subscribing.unlock();
 			}
 		}
 
@@ -216,11 +244,6 @@ final class ReleaseSubscriptions implements AutoCloseable {
 			finally {
 				this.lock.unlock();
 			}
-		}
-
-		@Override
-		public void onChannelSubscribed(byte[] channel, long count) {
-			this.subscribed.countDown();
 		}
 
 	}
