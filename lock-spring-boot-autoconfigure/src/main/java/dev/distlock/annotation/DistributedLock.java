@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Run the annotated method while holding the distributed lock named by {@link #key()}, in
+ * one place at a time across every instance of the application. <pre class="code">
+ * &#064;DistributedLock(key = "'order:' + #userId", waitTime = "2s")
+ * &#064;Transactional
+ * public Order placeOrder(long userId, long voucherId) { ... }
+ * </pre>
+ * <p>
+ * The lock is acquired before the method runs and released after it returns or throws,
+ * with the handle of that acquisition. When it cannot be acquired within
+ * {@link #waitTime()}, the method does not run and a
+ * {@link dev.distlock.LockAcquisitionException} is thrown, or the
+ * {@link #fallbackMethod()} runs instead. Nested calls with the same key on the same
+ * thread re-enter the lock.
+ * <p>
+ * Like {@code @Transactional}, the annotation applies to calls through the Spring proxy
+ * of the bean: a call from one method of a bean to another method of the same bean is not
+ * locked. The advice runs outside {@code @Transactional} by default, so the lock is
+ * released after the transaction has committed or rolled back, and ownership is confirmed
+ * just before the commit.
+ *
+ * @author distlock
+ * @since 0.1.0
+ * @see dev.distlock.core.LockClient
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * SpEL expression for the lock key, evaluated for every call like a
+	 * {@code @Cacheable} key, for example {@code "'order:' + #userId"}. Method arguments
+	 * are available by name ({@code #userId}, if compiled with {@code -parameters}) and
+	 * by position ({@code #p0} or {@code #a0}); {@code #root.method},
+	 * {@code #root.target}, {@code #root.targetClass}, {@code #root.methodName} and
+	 * {@code #root.args} describe the call; {@code @beanName} refers to a bean. The
+	 * result must not be {@code null} or blank.
+	 * @return the key expression
+	 */
+	String key();
+
+	/**
+	 * How long to wait for the lock when it is held elsewhere, for example {@code "0"},
+	 * {@code "500ms"}, {@code "2s"}, {@code "PT2S"} or {@code "${orders.lock-wait}"}. A
+	 * number without unit means milliseconds. Empty means the {@code distlock.wait-time}
+	 * property.
+	 * @return the wait time
+	 */
+	String waitTime() default "";
+
+	/**
+	 * Fixed lease of the lock, for example {@code "10s"}: Redis releases the lock when it
+	 * ends even if the method is still running. Empty means a lease that is renewed for
+	 * as long as the method runs ({@code distlock.watchdog-lease}).
+	 * @return the lease time
+	 */
+	String leaseTime() default "";
+
+	/**
+	 * Name of a method of the same bean to call instead when the lock is held elsewhere,
+	 * for example {@code "orderBusy"}. It takes the same parameters as the annotated
+	 * method, optionally followed by a parameter that accepts the
+	 * {@link dev.distlock.LockAcquisitionException}, and returns a type assignable to the
+	 * annotated method's return type. Empty means no fallback: the exception is thrown.
+	 * @return the fallback method name
+	 */
+	String fallbackMethod() default "";
+
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.aop;
+
+import java.util.function.Supplier;
+
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.aop.HeldLocks.HeldLock;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockHandle;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.util.Assert;
+
+/**
+ * Runs a {@code @DistributedLock} method under its lock: evaluates the key, acquires,
+ * proceeds and releases in {@code finally} with the handle of the acquisition.
+ *
+ * @author distlock
+ */
+final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private final LockOperationSource operations;
+
+	private final LockKeyEvaluator evaluator;
+
+	private final Supplier<LockClient> lockClient;
+
+	DistributedLockInterceptor(LockOperationSource operations, LockKeyEvaluator evaluator,
+			Supplier<LockClient> lockClient) {
+		this.operations = operations;
+		this.evaluator = evaluator;
+		this.lockClient = lockClient;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Assert.state(target != null, "@DistributedLock needs a target instance");
+		Class<?> targetClass = AopProxyUtils.ultimateTargetClass(target);
+		LockOperation operation = this.operations.getOperation(invocation.getMethod(), targetClass);
+		if (operation == null) {
+			return invocation.proceed();
+		}
+		String key = this.evaluator.key(operation,
+				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
+		LockHandle lock = this.lockClient.get().obtain(key);
+		if (!acquire(lock, operation)) {
+			LockAcquisitionException busy = new LockAcquisitionException(key, operation.waitTime());
+			if (operation.fallback() != null) {
+				return operation.fallback().invoke(target, invocation.getArguments(), busy);
+			}
+			throw busy;
+		}
+		return proceedAndRelease(invocation, lock);
+	}
+
+	private static boolean acquire(LockHandle lock, LockOperation operation) {
+		try {
+			return (operation.leaseTime() != null) ? lock.tryLock(operation.waitTime(), operation.leaseTime())
+					: lock.tryLock(operation.waitTime());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(lock.key(), operation.waitTime(), ex);
+		}
+	}
+
+	private static @Nullable Object proceedAndRelease(MethodInvocation invocation, LockHandle lock) throws Throwable {
+		HeldLock held = HeldLocks.push(invocation, lock);
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			HeldLocks.pop(held);
+			releaseAfterFailure(lock, ex);
+			throw ex;
+		}
+		HeldLocks.pop(held);
+		lock.unlock();
+		return result;
+	}
+
+	private static void releaseAfterFailure(LockHandle lock, Throwable failure) {
+		try {
+			lock.unlock();
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
+}

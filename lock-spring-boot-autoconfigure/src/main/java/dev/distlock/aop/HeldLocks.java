@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.aop;
+
+import dev.distlock.core.LockHandle;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.NamedThreadLocal;
+
+/**
+ * The locks that {@code @DistributedLock} advice holds on the current thread, innermost
+ * first, each tied to the method invocation it guards. Lets advice deeper in the same
+ * proxy chain, inside a transaction, find the lock of its invocation.
+ *
+ * @author distlock
+ */
+final class HeldLocks {
+
+	private static final ThreadLocal<@Nullable HeldLock> current = new NamedThreadLocal<>("@DistributedLock holds");
+
+	private HeldLocks() {
+	}
+
+	/**
+	 * Record that {@code lock} is held for {@code invocation}.
+	 * @param invocation the guarded invocation
+	 * @param lock the held lock
+	 * @return the record, to pass to {@link #pop(HeldLock)}
+	 */
+	static HeldLock push(MethodInvocation invocation, LockHandle lock) {
+		HeldLock held = new HeldLock(invocation, lock, current.get());
+		current.set(held);
+		return held;
+	}
+
+	/**
+	 * Forget the innermost record.
+	 * @param held the record returned by {@link #push}
+	 */
+	static void pop(HeldLock held) {
+		if (held.outer() != null) {
+			current.set(held.outer());
+		}
+		else {
+			current.remove();
+		}
+	}
+
+	/**
+	 * Return the lock held for {@code invocation}, if the innermost record belongs to it.
+	 * @param invocation the invocation
+	 * @return its lock, or {@code null}
+	 */
+	static @Nullable LockHandle heldFor(MethodInvocation invocation) {
+		HeldLock held = current.get();
+		return (held != null && held.invocation() == invocation) ? held.lock() : null;
+	}
+
+	/**
+	 * A lock held for one invocation.
+	 *
+	 * @param invocation the guarded invocation
+	 * @param lock the held lock
+	 * @param outer the record of the enclosing invocation, if any
+	 */
+	record HeldLock(MethodInvocation invocation, LockHandle lock, @Nullable HeldLock outer) {
+
+	}
+
+}

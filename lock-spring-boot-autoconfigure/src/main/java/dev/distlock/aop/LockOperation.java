@@ -1,0 +1,41 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.expression.AnnotatedElementKey;
+
+/**
+ * What a {@code @DistributedLock} method asks for, resolved and validated once per method
+ * and target class.
+ *
+ * @param method the annotated method of the target class
+ * @param methodKey the cache key of the method and its target class
+ * @param keyExpression the SpEL expression of the lock key
+ * @param waitTime how long to wait for the lock
+ * @param leaseTime the fixed lease, or {@code null} for the watchdog lease
+ * @param fallback the method to call when the lock is busy, if any
+ * @author distlock
+ */
+record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
+		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback) {
+
+}

@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.aop;
+
+import java.lang.reflect.Method;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.distlock.annotation.DistributedLock;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.expression.AnnotatedElementKey;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Finds {@code @DistributedLock} on methods and turns it into validated
+ * {@link LockOperation lock operations}, cached per method and target class. A class is
+ * validated as a whole the first time it is inspected, so that a bad attribute fails the
+ * application at startup rather than at the first call.
+ *
+ * @author distlock
+ */
+final class LockOperationSource {
+
+	private final Map<AnnotatedElementKey, Optional<LockOperation>> operations = new ConcurrentHashMap<>(256);
+
+	private final Map<Class<?>, Boolean> lockedClasses = new ConcurrentHashMap<>(256);
+
+	private final Duration defaultWaitTime;
+
+	private final @Nullable BeanFactory beanFactory;
+
+	private final LockKeyEvaluator evaluator;
+
+	LockOperationSource(Duration defaultWaitTime, @Nullable BeanFactory beanFactory, LockKeyEvaluator evaluator) {
+		this.defaultWaitTime = defaultWaitTime;
+		this.beanFactory = beanFactory;
+		this.evaluator = evaluator;
+	}
+
+	/**
+	 * Return whether {@code targetClass} has a {@code @DistributedLock} method,
+	 * validating all of them on the first call for that class.
+	 * @param targetClass the class of a bean
+	 * @return whether any method is locked
+	 * @throws IllegalStateException if an annotation is invalid
+	 */
+	boolean hasLockedMethods(Class<?> targetClass) {
+		Boolean locked = this.lockedClasses.get(targetClass);
+		if (locked == null) {
+			locked = inspect(targetClass);
+			this.lockedClasses.put(targetClass, locked);
+		}
+		return locked;
+	}
+
+	private boolean inspect(Class<?> targetClass) {
+		if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
+			return false;
+		}
+		Class<?> userClass = ClassUtils.getUserClass(targetClass);
+		return !MethodIntrospector
+			.selectMethods(userClass,
+					(MethodIntrospector.MetadataLookup<LockOperation>) (method) -> getOperation(method, userClass))
+			.isEmpty();
+	}
+
+	/**
+	 * Return the lock operation of a call to {@code method} on an instance of
+	 * {@code targetClass}.
+	 * @param method the called method, possibly declared by an interface
+	 * @param targetClass the class of the target, if known
+	 * @return the operation, or {@code null} if the method is not locked
+	 * @throws IllegalStateException if the annotation is invalid
+	 */
+	@Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
+		AnnotatedElementKey cacheKey = new AnnotatedElementKey(method, targetClass);
+		Optional<LockOperation> operation = this.operations.get(cacheKey);
+		if (operation == null) {
+			operation = Optional.ofNullable(resolve(method, targetClass));
+			this.operations.put(cacheKey, operation);
+		}
+		return operation.orElse(null);
+	}
+
+	private @Nullable LockOperation resolve(Method method, @Nullable Class<?> targetClass) {
+		Method targetMethod = BridgeMethodResolver
+			.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(targetMethod, DistributedLock.class);
+		if (annotation == null && targetMethod != method) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		}
+		if (annotation == null) {
+			return null;
+		}
+		Class<?> beanClass = (targetClass != null) ? ClassUtils.getUserClass(targetClass)
+				: targetMethod.getDeclaringClass();
+		Duration waitTime = duration(annotation.waitTime(), "waitTime", targetMethod);
+		Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", targetMethod);
+		if (leaseTime != null && leaseTime.toMillis() < 1) {
+			throw invalid(targetMethod, "leaseTime", annotation.leaseTime(), "must be at least 1ms");
+		}
+		FallbackMethod fallback = StringUtils.hasText(annotation.fallbackMethod())
+				? FallbackMethod.resolve(targetMethod, beanClass, annotation.fallbackMethod()) : null;
+		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
+				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback);
+		this.evaluator.validate(operation);
+		return operation;
+	}
+
+	private @Nullable Duration duration(String value, String attribute, Method method) {
+		String resolved;
+		try {
+			resolved = (this.beanFactory instanceof ConfigurableBeanFactory configurable)
+					? configurable.resolveEmbeddedValue(value) : value;
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(method, attribute, value, ex.getMessage());
+		}
+		if (!StringUtils.hasText(resolved)) {
+			return null;
+		}
+		Duration duration;
+		try {
+			duration = DurationFormatterUtils.detectAndParse(resolved.trim());
+		}
+		catch (IllegalArgumentException | DateTimeException ex) {
+			throw invalid(method, attribute, value,
+					"'" + resolved + "' is not a duration such as \"0\", \"500ms\", \"2s\" or \"PT2S\"");
+		}
+		if (duration.isNegative()) {
+			throw invalid(method, attribute, value, "must not be negative");
+		}
+		return duration;
+	}
+
+	private static IllegalStateException invalid(Method method, String attribute, String value,
+			@Nullable String reason) {
+		return new IllegalStateException(
+				"Invalid @DistributedLock(" + attribute + " = \"" + value + "\") on " + method + ": " + reason);
+	}
+
+}

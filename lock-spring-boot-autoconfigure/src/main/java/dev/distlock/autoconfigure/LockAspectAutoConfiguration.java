@@ -1,0 +1,78 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.autoconfigure;
+
+import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.TransactionalLockPostProcessor;
+import dev.distlock.core.LockClient;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the {@link dev.distlock.annotation.DistributedLock
+ * &#064;DistributedLock} advice, when a {@link LockClient} bean exists. With
+ * {@code spring-tx} on the classpath, lock ownership is also confirmed before each
+ * transaction that begins inside a lock commits.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@ConditionalOnBean(LockClient.class)
+@EnableConfigurationProperties(DistlockProperties.class)
+public final class LockAspectAutoConfiguration {
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory, ObjectProvider<LockClient> lockClient,
+			ObjectProvider<DistlockProperties> properties) {
+		DistlockProperties distlock = properties.getObject();
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory,
+				SingletonSupplier.of(lockClient::getObject), distlock.getWaitTime());
+		advisor.setOrder(distlock.getAspect().getOrder());
+		return advisor;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.transaction.support.TransactionSynchronizationManager")
+	static class TransactionalLockConfiguration {
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		@ConditionalOnMissingBean
+		static TransactionalLockPostProcessor transactionalLockPostProcessor() {
+			return new TransactionalLockPostProcessor();
+		}
+
+	}
+
+}
