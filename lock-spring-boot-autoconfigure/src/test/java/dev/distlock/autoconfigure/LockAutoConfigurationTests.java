@@ -1,0 +1,240 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.TransactionalLockPostProcessor;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.RedisLockClient;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.Ordered;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StreamUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+/**
+ * Tests for {@link LockAutoConfiguration} and {@link LockAspectAutoConfiguration}: one
+ * condition per test, on a mocked {@link StringRedisTemplate} (no Redis server).
+ *
+ * @author distlock
+ */
+class LockAutoConfigurationTests {
+
+	private static final String[] BOOT_REDIS_AUTO_CONFIGURATIONS = {
+			"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+			"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" };
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class));
+
+	@Test
+	void createsRedisLockClientOnTheStringRedisTemplate() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.run((context) -> assertThat(context).hasSingleBean(LockClient.class)
+				.getBean(LockClient.class)
+				.isInstanceOf(RedisLockClient.class));
+	}
+
+	@Test
+	void configuresTheLockClientFromProperties() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withPropertyValues("distlock.key-prefix=orders:", "distlock.watchdog-lease=9s",
+					"distlock.close-timeout=2s", "distlock.renewal-batch-size=7")
+			.run((context) -> assertThat(context.getBean(RedisLockClient.class).settings())
+				.isEqualTo(new LockClientSettings("orders:", Duration.ofSeconds(9), Duration.ofSeconds(2), 7)));
+	}
+
+	@Test
+	void usesDefaultSettingsWithoutProperties() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.run((context) -> assertThat(context.getBean(RedisLockClient.class).settings())
+				.isEqualTo(LockClientSettings.defaults()));
+	}
+
+	@Test
+	void failsOnAnInvalidKeyPrefix() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withPropertyValues("distlock.key-prefix=lock:{app}:")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("'keyPrefix' must not contain"));
+	}
+
+	@Test
+	void backsOffWhenUserDefinesLockClient() {
+		LockClient userClient = mock(LockClient.class);
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withBean("userLockClient", LockClient.class, () -> userClient)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockClient.class).doesNotHaveBean(RedisLockClient.class);
+				assertThat(context.getBean(LockClient.class)).isSameAs(userClient);
+				assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
+			});
+	}
+
+	@Test
+	void needsASingleStringRedisTemplateCandidate() {
+		this.contextRunner.withBean("first", StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withBean("second", StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void usesThePrimaryOfSeveralStringRedisTemplates() {
+		StringRedisTemplate primary = mockTemplate();
+		this.contextRunner.withBean("first", StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withBean("second", StringRedisTemplate.class, () -> primary, (definition) -> definition.setPrimary(true))
+			.run((context) -> assertThat(context).hasSingleBean(LockClient.class));
+	}
+
+	@Test
+	void isOffWhenDisabled() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withPropertyValues("distlock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class)
+				.doesNotHaveBean(DistlockProperties.class));
+	}
+
+	@Test
+	void adviceIsOffWhenDisabledEvenWithUserDefinedLockClient() {
+		this.contextRunner.withBean(LockClient.class, () -> mock(LockClient.class))
+			.withPropertyValues("distlock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void needsSpringDataRedis() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void adviceNeedsALockClient() {
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void adviceRunsOutsideTransactionsByDefault() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.run((context) -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+				.isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER)
+				.isLessThan(Ordered.LOWEST_PRECEDENCE));
+	}
+
+	@Test
+	void adviceOrderFollowsProperty() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withPropertyValues("distlock.aspect.order=42")
+			.run((context) -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42));
+	}
+
+	@Test
+	void registersTheTransactionCheckWithSpringTx() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.run((context) -> assertThat(context).hasSingleBean(TransactionalLockPostProcessor.class));
+	}
+
+	@Test
+	void skipsTheTransactionCheckWithoutSpringTx() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withClassLoader(new FilteredClassLoader(TransactionSynchronizationManager.class))
+			.run((context) -> assertThat(context).hasSingleBean(DistributedLockAdvisor.class)
+				.doesNotHaveBean(TransactionalLockPostProcessor.class));
+	}
+
+	@Test
+	void runsAfterSpringBootRedisAutoConfiguration() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LockAspectAutoConfiguration.class, LockAutoConfiguration.class,
+					bootRedisAutoConfiguration()))
+			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=1")
+			.run((context) -> assertThat(context).hasSingleBean(StringRedisTemplate.class)
+				.hasSingleBean(LockClient.class)
+				.hasSingleBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void jarCarriesConfigurationMetadataWithDefaults() throws IOException {
+		String json = distlockMetadata();
+		assertThat(defaultValue(json, "distlock.enabled")).containsExactly(true);
+		assertThat(defaultValue(json, "distlock.key-prefix")).containsExactly("lock:");
+		assertThat(defaultValue(json, "distlock.wait-time")).containsExactly("0s");
+		assertThat(defaultValue(json, "distlock.watchdog-lease")).containsExactly("30s");
+		assertThat(defaultValue(json, "distlock.close-timeout")).containsExactly("5s");
+		assertThat(defaultValue(json, "distlock.renewal-batch-size")).containsExactly(500);
+		assertThat(defaultValue(json, "distlock.aspect.order")).containsExactly(DistributedLockAdvisor.DEFAULT_ORDER);
+		List<String> descriptions = JsonPath.read(json, "$.properties[*].description");
+		assertThat(descriptions).hasSize(7).allSatisfy((description) -> assertThat(description).isNotBlank());
+	}
+
+	private static List<Object> defaultValue(String json, String property) {
+		return JsonPath.read(json, "$.properties[?(@.name == '" + property + "')].defaultValue");
+	}
+
+	private static String distlockMetadata() throws IOException {
+		for (URL url : Collections.list(LockAutoConfigurationTests.class.getClassLoader()
+			.getResources("META-INF/spring-configuration-metadata.json"))) {
+			try (InputStream in = url.openStream()) {
+				String json = StreamUtils.copyToString(in, StandardCharsets.UTF_8);
+				if (json.contains(DistlockProperties.class.getName())) {
+					return json;
+				}
+			}
+		}
+		throw new IllegalStateException("No configuration metadata for " + DistlockProperties.class.getName());
+	}
+
+	private static Class<?> bootRedisAutoConfiguration() {
+		for (String name : BOOT_REDIS_AUTO_CONFIGURATIONS) {
+			if (ClassUtils.isPresent(name, null)) {
+				return ClassUtils.resolveClassName(name, null);
+			}
+		}
+		throw new IllegalStateException("No Spring Boot Redis auto-configuration on the classpath");
+	}
+
+	private static StringRedisTemplate mockTemplate() {
+		StringRedisTemplate template = mock(StringRedisTemplate.class);
+		given(template.getRequiredConnectionFactory()).willReturn(mock(RedisConnectionFactory.class));
+		return template;
+	}
+
+}
