@@ -23,7 +23,7 @@ import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.SmartInstantiationAwareBeanPostProcessor;
 import org.springframework.core.Ordered;
 
 /**
@@ -38,7 +38,8 @@ import org.springframework.core.Ordered;
  * @author distlock
  * @since 0.1.0
  */
-public class TransactionalLockPostProcessor implements BeanPostProcessor, Ordered, AopInfrastructureBean {
+public class TransactionalLockPostProcessor
+		implements SmartInstantiationAwareBeanPostProcessor, Ordered, AopInfrastructureBean {
 
 	private static final Log logger = LogFactory.getLog(TransactionalLockPostProcessor.class);
 
@@ -46,12 +47,30 @@ public class TransactionalLockPostProcessor implements BeanPostProcessor, Ordere
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		return addOwnershipCheck(bean, beanName);
+	}
+
+	/**
+	 * Add the check to a proxy created early to resolve a circular reference.
+	 */
+	@Override
+	public Object getEarlyBeanReference(Object bean, String beanName) {
+		return addOwnershipCheck(bean, beanName);
+	}
+
+	private Object addOwnershipCheck(Object bean, String beanName) {
 		if (bean instanceof Advised advised) {
+			DistributedLockAdvisor lockAdvisor = null;
 			for (Advisor advisor : advised.getAdvisors()) {
-				if (advisor instanceof DistributedLockAdvisor lockAdvisor) {
-					addInnermost(advised, lockAdvisor, beanName);
-					break;
+				if (advisor.getAdvice() == this.interceptor) {
+					return bean;
 				}
+				if (advisor instanceof DistributedLockAdvisor candidate) {
+					lockAdvisor = candidate;
+				}
+			}
+			if (lockAdvisor != null) {
+				addInnermost(advised, lockAdvisor, beanName);
 			}
 		}
 		return bean;

@@ -36,6 +36,7 @@ import dev.distlock.core.LockHandle;
 import org.h2.Driver;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -107,6 +108,19 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 			assertThat(vouchers.claims("D")).isZero();
 			assertThat(lockedKeys()).isEmpty();
 		});
+	}
+
+	@Test
+	void lockLostInABeanWithACircularReferenceRollsBack() {
+		transactions(DefaultOrderTransactions.class).withUserConfiguration(CircularConfiguration.class)
+			.withAllowCircularReferences(true)
+			.run((context) -> {
+				Vouchers vouchers = context.getBean(Vouchers.class);
+				CircularVouchers circular = context.getBean(CircularVouchers.class);
+				assertThat(context.getBean(Auditor.class).vouchers).isSameAs(circular);
+				assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> circular.claimAndLoseLock("G"));
+				assertThat(vouchers.claims("G")).isZero();
+			});
 	}
 
 	@Test
@@ -189,6 +203,54 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 		Vouchers vouchers(JdbcTemplate jdbc, LockClient lockClient, @Value("${distlock.key-prefix}") String prefix) {
 			return new Vouchers(jdbc, lockClient, prefix);
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CircularConfiguration {
+
+		@Bean
+		CircularVouchers circularVouchers(JdbcTemplate jdbc, @Value("${distlock.key-prefix}") String prefix) {
+			return new CircularVouchers(jdbc, prefix);
+		}
+
+		@Bean
+		Auditor auditor() {
+			return new Auditor();
+		}
+
+	}
+
+	/**
+	 * Depends on {@link Auditor}, which depends back on it: its proxy is created early.
+	 */
+	static class CircularVouchers {
+
+		private final JdbcTemplate jdbc;
+
+		private final String prefix;
+
+		@Autowired
+		Auditor auditor;
+
+		CircularVouchers(JdbcTemplate jdbc, String prefix) {
+			this.jdbc = jdbc;
+			this.prefix = prefix;
+		}
+
+		@DistributedLock(key = "'voucher:' + #code")
+		@Transactional
+		public void claimAndLoseLock(String code) {
+			this.jdbc.update("insert into claims (code) values (?)", code);
+			redis.delete(redisKey(this.prefix, "voucher:" + code));
+		}
+
+	}
+
+	static class Auditor {
+
+		@Autowired
+		CircularVouchers vouchers;
 
 	}
 
