@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLostException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
@@ -304,6 +305,16 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
+	void reportsALeaseThatEndedWhileTheMethodRan() {
+		classProxies().run((context) -> {
+			Orders orders = context.getBean(Orders.class);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> orders.outlivesItsLease("16"))
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:16"));
+			assertThat(orders.callCount()).isEqualTo(1);
+		});
+	}
+
+	@Test
 	void withoutLeaseTimeTheWatchdogLeaseApplies() {
 		classProxies().withPropertyValues("distlock.watchdog-lease=12s")
 			.run((context) -> assertThat(context.getBean(Orders.class).watchdogLeaseMillis("15")).isBetween(8_000L,
@@ -573,6 +584,13 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 		@DistributedLock(key = "'order:' + #p0", leaseTime = "20s")
 		public long fixedLeaseMillis(String orderId) {
 			return this.probe.leaseMillis("order:" + orderId);
+		}
+
+		@DistributedLock(key = "'order:' + #p0", leaseTime = "100ms")
+		public String outlivesItsLease(String orderId) {
+			this.calls.incrementAndGet();
+			sleep(Duration.ofMillis(400));
+			return orderId;
 		}
 
 		@DistributedLock(key = "'order:' + #p0")

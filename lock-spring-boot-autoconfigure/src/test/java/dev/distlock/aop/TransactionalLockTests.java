@@ -104,7 +104,9 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 		transactions(DefaultOrderTransactions.class).run((context) -> {
 			Vouchers vouchers = context.getBean(Vouchers.class);
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> vouchers.claimAndLoseLock("D"))
-				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("voucher:D"));
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("voucher:D"))
+				.satisfies(
+						(ex) -> assertThat(ex.getSuppressed()).singleElement().isInstanceOf(LockLostException.class));
 			assertThat(vouchers.claims("D")).isZero();
 			assertThat(lockedKeys()).isEmpty();
 		});
