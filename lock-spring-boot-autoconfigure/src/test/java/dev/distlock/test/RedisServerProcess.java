@@ -1,0 +1,241 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * A {@code redis-server} child process on a loopback port, without persistence.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class RedisServerProcess implements RedisServerHandle {
+
+	private static final String HOST = "127.0.0.1";
+
+	private static final long STARTUP_TIMEOUT_MILLIS = 10_000;
+
+	private final Path binary;
+
+	private final Path directory;
+
+	private final int port;
+
+	private @Nullable Process process;
+
+	private boolean paused;
+
+	private RedisServerProcess(Path binary, Path directory, int port) {
+		this.binary = binary;
+		this.directory = directory;
+		this.port = port;
+	}
+
+	/**
+	 * Start a server from {@code binary} on a free port, retrying with another port if
+	 * the chosen one was taken meanwhile.
+	 * @param binary the redis-server executable
+	 * @return the started server
+	 */
+	static RedisServerProcess startOnFreePort(Path binary) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				RedisServerProcess server = new RedisServerProcess(binary, Files.createTempDirectory("distlock-redis-"),
+						freePort());
+				server.start();
+				return server;
+			}
+			catch (IOException | IllegalStateException ex) {
+				if (attempt == 5) {
+					throw new IllegalStateException("Could not start " + binary + " on a free port", ex);
+				}
+			}
+		}
+	}
+
+	@Override
+	public RedisEndpoint endpoint() {
+		return new RedisEndpoint(HOST, this.port);
+	}
+
+	@Override
+	public synchronized void start() {
+		if (isRunning()) {
+			return;
+		}
+		try {
+			this.process = new ProcessBuilder(List.of(this.binary.toString(), "--port", Integer.toString(this.port),
+					"--bind", HOST, "--save", "", "--appendonly", "no", "--dir", this.directory.toString()))
+				.redirectErrorStream(true)
+				.redirectOutput(this.directory.resolve("redis.log").toFile())
+				.start();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not start " + this.binary, ex);
+		}
+		this.paused = false;
+		awaitPong();
+	}
+
+	@Override
+	public synchronized void stop() {
+		Process running = this.process;
+		if (running == null) {
+			return;
+		}
+		resume();
+		running.destroy();
+		awaitExit(running);
+	}
+
+	@Override
+	public synchronized void kill() {
+		Process running = this.process;
+		if (running != null) {
+			running.destroyForcibly();
+			awaitExit(running);
+		}
+	}
+
+	@Override
+	public synchronized void pause() {
+		signal("-STOP");
+		this.paused = true;
+	}
+
+	@Override
+	public synchronized void resume() {
+		if (this.paused) {
+			signal("-CONT");
+			this.paused = false;
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.process != null && this.process.isAlive();
+	}
+
+	@Override
+	public synchronized void close() {
+		stop();
+		FileSystemUtils.deleteRecursively(this.directory.toFile());
+	}
+
+	private void signal(String signal) {
+		Process running = this.process;
+		if (running == null || !running.isAlive()) {
+			throw new IllegalStateException("Redis on port " + this.port + " is not running");
+		}
+		try {
+			int exit = new ProcessBuilder("kill", signal, Long.toString(running.pid())).start().waitFor();
+			if (exit != 0) {
+				throw new IllegalStateException("kill " + signal + " " + running.pid() + " exited with " + exit);
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not send " + signal + " to Redis", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while signalling Redis", ex);
+		}
+	}
+
+	private void awaitExit(Process running) {
+		try {
+			if (!running.waitFor(10, TimeUnit.SECONDS)) {
+				running.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.process = null;
+	}
+
+	private void awaitPong() {
+		long deadline = System.currentTimeMillis() + STARTUP_TIMEOUT_MILLIS;
+		while (System.currentTimeMillis() < deadline) {
+			Process running = this.process;
+			if (running == null || !running.isAlive()) {
+				throw new IllegalStateException("Redis exited at startup on port " + this.port + ": " + log());
+			}
+			if (answersPing()) {
+				return;
+			}
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		kill();
+		throw new IllegalStateException("Redis did not answer PING on port " + this.port + ": " + log());
+	}
+
+	private boolean answersPing() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(HOST, this.port), 500);
+			socket.setSoTimeout(500);
+			OutputStream out = socket.getOutputStream();
+			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			byte[] reply = new byte[5];
+			return in.readNBytes(reply, 0, 5) == 5 && "+PONG".equals(new String(reply, StandardCharsets.US_ASCII));
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private String log() {
+		try {
+			return Files.readString(this.directory.resolve("redis.log"));
+		}
+		catch (IOException ex) {
+			return "(no log)";
+		}
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket()) {
+			socket.setReuseAddress(false);
+			socket.bind(new InetSocketAddress(HOST, 0));
+			return socket.getLocalPort();
+		}
+	}
+
+}

@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assumptions;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Provides real Redis servers to tests. {@link #endpoint()} is one server shared by the
+ * test JVM, found in this order:
+ * <ol>
+ * <li>the {@code DISTLOCK_TEST_REDIS} environment variable ({@code host:port} or a
+ * {@code redis://} URI);</li>
+ * <li>a Testcontainers {@code redis:7} container when a Docker engine answers;</li>
+ * <li>{@code redis-server} on the {@code PATH}, on a free loopback port, without
+ * persistence;</li>
+ * <li>the {@code redis-server} binary shipped in {@code embedded-redis}.</li>
+ * </ol>
+ * If none is available the calling test is skipped. {@link #startServer()} starts a
+ * dedicated server process that a fault test may stop, kill or pause.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class TestRedis {
+
+	/**
+	 * Environment variable naming an existing Redis to test against.
+	 */
+	public static final String ENDPOINT_VARIABLE = "DISTLOCK_TEST_REDIS";
+
+	private static @Nullable RedisEndpoint shared;
+
+	private TestRedis() {
+	}
+
+	/**
+	 * Return the Redis shared by every test of this JVM, starting it on first use.
+	 * @return the endpoint
+	 */
+	public static synchronized RedisEndpoint endpoint() {
+		if (shared == null) {
+			shared = startShared();
+		}
+		return shared;
+	}
+
+	/**
+	 * Start a dedicated Redis process for a test that needs to stop, kill or pause it.
+	 * Skips the test if no {@code redis-server} binary is available.
+	 * @return the running server; close it when done
+	 */
+	public static RedisServerHandle startServer() {
+		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
+		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
+		return RedisServerProcess.startOnFreePort(binary.get());
+	}
+
+	/**
+	 * Start a dedicated Redis process from the binary shipped in embedded-redis, whatever
+	 * is on the {@code PATH}.
+	 * @return the running server; close it when done
+	 */
+	static RedisServerHandle startEmbeddedServer() {
+		Optional<Path> binary = RedisBinaries.embedded();
+		Assumptions.assumeTrue(binary.isPresent(), "embedded-redis has no binary for this platform");
+		return RedisServerProcess.startOnFreePort(binary.get());
+	}
+
+	/**
+	 * Create a started Lettuce connection factory for {@code endpoint}. Lettuce
+	 * reconnects by itself when the server comes back.
+	 * @param endpoint the server
+	 * @param commandTimeout how long a command may take before it fails
+	 * @return the connection factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisEndpoint endpoint, Duration commandTimeout) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(endpoint.host(), endpoint.port()),
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Create an initialized template on {@code connectionFactory}.
+	 * @param connectionFactory the connection factory
+	 * @return the template
+	 */
+	public static StringRedisTemplate template(RedisConnectionFactory connectionFactory) {
+		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+		template.afterPropertiesSet();
+		return template;
+	}
+
+	private static RedisEndpoint startShared() {
+		String configured = System.getenv(ENDPOINT_VARIABLE);
+		if (configured != null && !configured.isBlank()) {
+			return announce("the " + ENDPOINT_VARIABLE + " environment variable",
+					() -> RedisEndpoint.parse(configured));
+		}
+		if (dockerAnswers()) {
+			return announce("a Testcontainers redis:7 container", TestRedis::startContainer);
+		}
+		Optional<Path> onPath = RedisBinaries.onPath();
+		if (onPath.isPresent()) {
+			return announce(onPath.get() + " from the PATH", () -> startProcess(onPath.get()));
+		}
+		Optional<Path> embedded = RedisBinaries.embedded();
+		Assumptions.assumeTrue(embedded.isPresent(), "No Redis: no " + ENDPOINT_VARIABLE
+				+ ", no Docker engine, no redis-server on the PATH and no embedded-redis binary for this platform");
+		return announce("the embedded-redis binary", () -> startProcess(embedded.get()));
+	}
+
+	private static boolean dockerAnswers() {
+		try {
+			return DockerClientFactory.instance().isDockerAvailable();
+		}
+		catch (RuntimeException | LinkageError ex) {
+			return false;
+		}
+	}
+
+	private static RedisEndpoint startContainer() {
+		GenericContainer<?> container = new GenericContainer<>("redis:7").withExposedPorts(6379)
+			.withCommand("redis-server", "--save", "", "--appendonly", "no");
+		container.start();
+		Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "distlock-test-redis-stop"));
+		return new RedisEndpoint(container.getHost(), container.getMappedPort(6379));
+	}
+
+	private static RedisEndpoint startProcess(Path binary) {
+		RedisServerProcess server = RedisServerProcess.startOnFreePort(binary);
+		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "distlock-test-redis-stop"));
+		return server.endpoint();
+	}
+
+	private static RedisEndpoint announce(String source, Supplier<RedisEndpoint> start) {
+		RedisEndpoint endpoint = start.get();
+		System.err.println("[distlock tests] Redis at " + endpoint.uri() + " from " + source);
+		return endpoint;
+	}
+
+}
