@@ -203,6 +203,16 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
+	void letsTheMethodReadTheFencingTokenOfItsLock() {
+		classProxies().run((context) -> {
+			Stock stock = context.getBean(Stock.class);
+			long first = stock.fencingToken("sku-1");
+			assertThat(first).isPositive();
+			assertThat(stock.fencingToken("sku-1")).isGreaterThan(first);
+		});
+	}
+
+	@Test
 	void failsWithoutRunningTheMethodWhenTheLockIsHeldElsewhere() throws Exception {
 		LockHandle elsewhere = otherInstance().obtain("order:7");
 		assertThat(elsewhere.tryLock(Duration.ZERO)).isTrue();
@@ -619,6 +629,11 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 		@DistributedLock(key = "'stock:' + #p0")
 		public Set<String> reserve(String orderId) {
 			return this.probe.lockedKeys();
+		}
+
+		@DistributedLock(key = "'stock:' + #p0")
+		public long fencingToken(String sku) {
+			return this.lockClient.obtain("stock:" + sku).fencingToken();
 		}
 
 	}
