@@ -22,7 +22,9 @@ import org.springframework.util.StringUtils;
 /**
  * Names of the Redis keys and channel behind one lock. The application's key is wrapped
  * in a hash tag, so the lock key, the fence key and the channel map to one Redis Cluster
- * hash slot.
+ * hash slot. Braces and backslashes in the application's key are escaped ({@code \(},
+ * {@code \)}, {@code \\}) so they can never end or empty the hash tag, and two different
+ * keys never share names.
  *
  * @param name the lock key as the application named it
  * @param lockKey the key holding the owner token
@@ -35,8 +37,22 @@ record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 
 	static LockKeys of(String prefix, String name) {
 		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
-		String lockKey = prefix + "{" + name + "}";
+		String lockKey = prefix + "{" + escapeBraces(name) + "}";
 		return new LockKeys(name, lockKey, lockKey + ":fence", lockKey + ":released");
+	}
+
+	private static String escapeBraces(String name) {
+		StringBuilder escaped = new StringBuilder(name.length() + 8);
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			switch (c) {
+				case '\\' -> escaped.append("\\\\");
+				case '{' -> escaped.append("\\(");
+				case '}' -> escaped.append("\\)");
+				default -> escaped.append(c);
+			}
+		}
+		return escaped.toString();
 	}
 
 }

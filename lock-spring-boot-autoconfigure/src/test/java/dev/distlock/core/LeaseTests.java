@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.LockLostException;
+import dev.distlock.test.TestRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Leases: the watchdog renews, a fixed lease expires, a lost lease is reported, and a
+ * closed or crashed client lets others in.
+ *
+ * @author distlock
+ */
+class LeaseTests extends RedisLockTestSupport {
+
+	private static final Duration SHORT_LEASE = Duration.ofMillis(300);
+
+	@Test
+	void watchdogKeepsALockForThreeLeasesWhileAFixedLeaseExpires() throws Exception {
+		RedisLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
+		RedisLockClient other = newClient();
+		String renewedKey = uniqueKey("renewed");
+		String fixedKey = uniqueKey("fixed");
+		LockHandle renewed = client.obtain(renewedKey);
+		LockHandle fixed = client.obtain(fixedKey);
+		assertThat(renewed.tryLock(Duration.ZERO)).isTrue();
+		assertThat(fixed.tryLock(Duration.ZERO, SHORT_LEASE)).isTrue();
+		Thread.sleep(SHORT_LEASE.toMillis() * 3 + 100);
+		assertThat(renewed.isHeldByCurrentThread()).isTrue();
+		assertThat(fixed.isHeldByCurrentThread()).isFalse();
+		assertThat(other.obtain(renewedKey).tryLock(Duration.ZERO)).isFalse();
+		LockHandle taker = other.obtain(fixedKey);
+		assertThat(taker.tryLock(Duration.ZERO)).isTrue();
+		renewed.unlock();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(fixed::unlock);
+		assertThat(redis.hasKey(lockKey(fixedKey))).isTrue();
+		taker.unlock();
+	}
+
+	@Test
+	void watchdogRenewsManyLocksInBatches() throws Exception {
+		RedisLockClient client = newClient(
+				LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(3)).withRenewalBatchSize(500));
+		int count = 1200;
+		List<LockHandle> locks = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			LockHandle lock = client.obtain(uniqueKey("batch-" + i));
+			assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+			locks.add(lock);
+		}
+		assertThat(client.renewedLeaseCount()).isEqualTo(count);
+		long scriptsBefore = scriptCalls();
+		long started = System.nanoTime();
+		Thread.sleep(1500);
+		long rounds = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / 1000;
+		long scripts = scriptCalls() - scriptsBefore;
+		System.out.printf("%d leases renewed with %d scripts in about %d round(s)%n", count, scripts, rounds);
+		assertThat(scripts).isBetween(3L, 3L * (rounds + 1));
+		Thread.sleep(2000);
+		for (LockHandle lock : locks) {
+			assertThat(lock.isHeldByCurrentThread()).isTrue();
+			lock.unlock();
+		}
+		assertThat(client.renewedLeaseCount()).isZero();
+	}
+
+	@Test
+	void watchdogReportsALockTakenOverByAnotherOwner() throws Exception {
+		RedisLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
+		LockHandle lock = client.obtain(uniqueKey("taken-over"));
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		redis.opsForValue().set(lockKey(lock.key()), "intruder");
+		Thread.sleep(SHORT_LEASE.toMillis());
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(client.renewedLeaseCount()).isZero();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
+			.withMessageContaining("another client");
+		assertThat(redis.opsForValue().get(lockKey(lock.key()))).isEqualTo("intruder");
+	}
+
+	@Test
+	void closingReleasesHeldLocksAndRefusesNewOnes() throws Exception {
+		String key = uniqueKey("closed");
+		RedisLockClient client = newClient();
+		LockHandle lock = client.obtain(key);
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		client.close();
+		assertThat(newClient().obtain(key).tryLock(Duration.ZERO)).isTrue();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock).withMessageContaining("closed");
+		assertThatIllegalStateException().isThrownBy(() -> client.obtain(uniqueKey("after")).tryLock(Duration.ZERO))
+			.withMessageContaining("closed");
+	}
+
+	@Test
+	void closingWakesWaitersWhichThenFail() throws Exception {
+		String key = uniqueKey("close-waiter");
+		LockHandle holder = newClient().obtain(key);
+		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		RedisLockClient client = newClient();
+		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+			try {
+				return client.obtain(key).tryLock(Duration.ofSeconds(30));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		Thread.sleep(300);
+		client.close();
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+			.withRootCauseInstanceOf(IllegalStateException.class);
+		holder.unlock();
+	}
+
+	@Test
+	void aCrashedClientsLockIsFreeWithinOneLease() throws Exception {
+		String key = uniqueKey("crashed");
+		LettuceConnectionFactory doomedConnection = TestRedis.connectionFactory(TestRedis.endpoint(), COMMAND_TIMEOUT);
+		RedisLockClient doomed = new RedisLockClient(TestRedis.template(doomedConnection),
+				LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1)));
+		assertThat(doomed.obtain(key).tryLock(Duration.ZERO)).isTrue();
+		long acquiredAt = System.nanoTime();
+		doomedConnection.destroy();
+		doomed.close();
+		assertThat(redis.hasKey(lockKey(key))).isTrue();
+		LockHandle survivor = newClient().obtain(key);
+		assertThat(survivor.tryLock(Duration.ofSeconds(5))).isTrue();
+		long freedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredAt);
+		System.out.println("lock of a crashed client was free after " + freedAfterMillis + " ms (lease 1000 ms)");
+		assertThat(freedAfterMillis).isLessThan(1000 + 1000);
+		survivor.unlock();
+	}
+
+}

@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link LockClientSettings}.
+ *
+ * @author distlock
+ */
+class LockClientSettingsTests {
+
+	@Test
+	void defaultsMatchTheDocumentation() {
+		LockClientSettings settings = LockClientSettings.defaults();
+		assertThat(settings.keyPrefix()).isEqualTo("lock:");
+		assertThat(settings.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void rejectsHashTagBracesInThePrefix() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withKeyPrefix("a{b}:"))
+			.withMessageContaining("'keyPrefix'")
+			.withMessageContaining("a{b}:");
+	}
+
+	@Test
+	void rejectsTooShortWatchdogLease() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(5)))
+			.withMessageContaining("'watchdogLease'");
+	}
+
+	@Test
+	void rejectsNonPositiveBatchSize() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withRenewalBatchSize(0))
+			.withMessageContaining("'renewalBatchSize'");
+	}
+
+}

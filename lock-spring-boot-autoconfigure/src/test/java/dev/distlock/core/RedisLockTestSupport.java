@@ -1,0 +1,104 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+import dev.distlock.test.TestRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Base class of the engine tests: one connection to the shared test Redis, clients that
+ * are closed after each test, and unique keys so tests never see each other's locks.
+ *
+ * @author distlock
+ */
+abstract class RedisLockTestSupport {
+
+	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	static LettuceConnectionFactory connectionFactory;
+
+	static StringRedisTemplate redis;
+
+	private final List<LockClient> clients = new ArrayList<>();
+
+	@BeforeAll
+	static void connect() {
+		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), COMMAND_TIMEOUT);
+		redis = TestRedis.template(connectionFactory);
+	}
+
+	@AfterAll
+	static void disconnect() {
+		connectionFactory.destroy();
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.forEach(LockClient::close);
+	}
+
+	RedisLockClient newClient() {
+		return newClient(LockClientSettings.defaults());
+	}
+
+	RedisLockClient newClient(LockClientSettings settings) {
+		return register(new RedisLockClient(redis, settings));
+	}
+
+	<C extends LockClient> C register(C client) {
+		this.clients.add(client);
+		return client;
+	}
+
+	static String uniqueKey(String name) {
+		return name + ":" + UUID.randomUUID();
+	}
+
+	static String lockKey(String key) {
+		return LockClientSettings.DEFAULT_KEY_PREFIX + "{" + key + "}";
+	}
+
+	/**
+	 * Return how many scripts Redis has run so far (EVAL and EVALSHA calls).
+	 */
+	static long scriptCalls() {
+		Properties stats = redis.execute((RedisCallback<Properties>) (c) -> c.serverCommands().info("commandstats"));
+		return calls(stats, "cmdstat_evalsha") + calls(stats, "cmdstat_eval");
+	}
+
+	private static long calls(Properties stats, String command) {
+		String value = stats.getProperty(command);
+		if (value == null) {
+			return 0;
+		}
+		String calls = value.split(",")[0];
+		return Long.parseLong(calls.substring(calls.indexOf('=') + 1));
+	}
+
+}

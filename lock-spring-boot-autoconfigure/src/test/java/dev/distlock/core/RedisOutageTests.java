@@ -1,0 +1,117 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.LockBackendException;
+import dev.distlock.test.RedisServerHandle;
+import dev.distlock.test.TestRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Redis going away: acquisition fails closed within the command timeout, and the client
+ * recovers by itself when Redis returns.
+ *
+ * @author distlock
+ */
+class RedisOutageTests {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	private RedisServerHandle server;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private RedisLockClient client;
+
+	@BeforeEach
+	void startServer() {
+		this.server = TestRedis.startServer();
+		this.connectionFactory = TestRedis.connectionFactory(this.server.endpoint(), COMMAND_TIMEOUT);
+		this.client = new RedisLockClient(TestRedis.template(this.connectionFactory),
+				LockClientSettings.defaults().withCloseTimeout(Duration.ofSeconds(1)));
+	}
+
+	@AfterEach
+	void stopServer() {
+		this.client.close();
+		this.connectionFactory.destroy();
+		this.server.close();
+	}
+
+	@Test
+	void acquisitionFailsClosedWhileRedisIsDownAndRecoversWhenItReturns() throws Exception {
+		LockHandle lock = this.client.obtain("outage");
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		lock.unlock();
+		this.server.stop();
+		long started = System.nanoTime();
+		assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> lock.tryLock(Duration.ofSeconds(1)))
+			.withMessageContaining("outage");
+		long failedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+		System.out.println("acquire with Redis down failed after " + failedAfterMillis + " ms");
+		assertThat(failedAfterMillis).isLessThan(1000 + COMMAND_TIMEOUT.toMillis() + 1000);
+		assertThat(lock.getHoldCount()).isZero();
+		this.server.start();
+		assertThat(acquireWithinSeconds(lock, 15)).isTrue();
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void acquisitionFailsClosedWithinTheCommandTimeoutWhenRedisHangs() throws Exception {
+		LockHandle lock = this.client.obtain("hang");
+		this.server.pause();
+		try {
+			long started = System.nanoTime();
+			assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> lock.tryLock(Duration.ZERO));
+			long failedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+			System.out.println("acquire with Redis paused failed after " + failedAfterMillis + " ms");
+			assertThat(failedAfterMillis).isLessThan(COMMAND_TIMEOUT.toMillis() + 1000);
+		}
+		finally {
+			this.server.resume();
+		}
+		assertThat(acquireWithinSeconds(lock, 15)).isTrue();
+		lock.unlock();
+	}
+
+	private static boolean acquireWithinSeconds(LockHandle lock, int seconds) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		while (System.nanoTime() - deadline < 0) {
+			try {
+				if (lock.tryLock(Duration.ZERO)) {
+					return true;
+				}
+			}
+			catch (LockBackendException ex) {
+				Thread.sleep(100);
+			}
+		}
+		return false;
+	}
+
+}
