@@ -25,6 +25,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -50,27 +51,31 @@ final class RedisServerProcess implements RedisServerHandle {
 
 	private final int port;
 
+	private final List<String> options;
+
 	private @Nullable Process process;
 
 	private boolean paused;
 
-	private RedisServerProcess(Path binary, Path directory, int port) {
+	private RedisServerProcess(Path binary, Path directory, int port, List<String> options) {
 		this.binary = binary;
 		this.directory = directory;
 		this.port = port;
+		this.options = options;
 	}
 
 	/**
 	 * Start a server from {@code binary} on a free port, retrying with another port if
 	 * the chosen one was taken meanwhile.
 	 * @param binary the redis-server executable
+	 * @param options further command line options, for example to enable cluster mode
 	 * @return the started server
 	 */
-	static RedisServerProcess startOnFreePort(Path binary) {
+	static RedisServerProcess startOnFreePort(Path binary, String... options) {
 		for (int attempt = 1;; attempt++) {
 			try {
 				RedisServerProcess server = new RedisServerProcess(binary, Files.createTempDirectory("distlock-redis-"),
-						freePort());
+						freePort(), List.of(options));
 				server.start();
 				return server;
 			}
@@ -93,9 +98,11 @@ final class RedisServerProcess implements RedisServerHandle {
 			return;
 		}
 		try {
-			this.process = new ProcessBuilder(List.of(this.binary.toString(), "--port", Integer.toString(this.port),
-					"--bind", HOST, "--save", "", "--appendonly", "no", "--dir", this.directory.toString()))
-				.redirectErrorStream(true)
+			List<String> command = new ArrayList<>(
+					List.of(this.binary.toString(), "--port", Integer.toString(this.port), "--bind", HOST, "--save", "",
+							"--appendonly", "no", "--dir", this.directory.toString()));
+			command.addAll(this.options);
+			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(this.directory.resolve("redis.log").toFile())
 				.start();
 		}

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -81,6 +82,34 @@ public final class TestRedis {
 		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
 		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
 		return RedisServerProcess.startOnFreePort(binary.get());
+	}
+
+	/**
+	 * Start a Redis Cluster of {@code masters} dedicated processes, without replicas.
+	 * Skips the test if no {@code redis-server} binary is available.
+	 * @param masters how many masters share the hash slots
+	 * @return the running cluster; close it when done
+	 */
+	public static RedisClusterHandle startCluster(int masters) {
+		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
+		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
+		return RedisClusterHandle.start(binary.get(), masters);
+	}
+
+	/**
+	 * Create a started Lettuce connection factory for a cluster.
+	 * @param cluster the cluster
+	 * @param commandTimeout how long a command may take before it fails
+	 * @return the connection factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisClusterHandle cluster, Duration commandTimeout) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisClusterConfiguration(
+						cluster.endpoints().stream().map((node) -> node.host() + ":" + node.port()).toList()),
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	/**

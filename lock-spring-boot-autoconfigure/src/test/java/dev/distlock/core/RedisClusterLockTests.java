@@ -1,0 +1,134 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import dev.distlock.test.RedisClusterHandle;
+import dev.distlock.test.TestRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The engine on a three-master Redis Cluster: scripts touch keys of one slot only,
+ * waiters are woken across nodes and the watchdog renews leases spread over slots.
+ *
+ * @author distlock
+ */
+class RedisClusterLockTests {
+
+	private static RedisClusterHandle cluster;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private final List<RedisLockClient> clients = new ArrayList<>();
+
+	@BeforeAll
+	static void startCluster() {
+		cluster = TestRedis.startCluster(3);
+		connectionFactory = TestRedis.connectionFactory(cluster, Duration.ofSeconds(2));
+	}
+
+	@AfterAll
+	static void stopCluster() {
+		connectionFactory.destroy();
+		cluster.close();
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.forEach(RedisLockClient::close);
+	}
+
+	@Test
+	void locksOnKeysAllOverTheClusterExcludeAndWakeEachOther() throws Exception {
+		RedisLockClient first = newClient(LockClientSettings.defaults());
+		RedisLockClient second = newClient(LockClientSettings.defaults());
+		List<String> keys = IntStream.range(0, 12).mapToObj((i) -> "cluster:order:" + i).toList();
+		assertThat(slotsOf(keys)).hasSizeGreaterThan(6);
+		for (String key : keys) {
+			LockHandle holder = first.obtain(key);
+			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+			long holderFence = holder.fencingToken();
+			LockHandle waiter = second.obtain(key);
+			assertThat(waiter.tryLock(Duration.ZERO)).isFalse();
+			CompletableFuture<Long> waited = CompletableFuture.supplyAsync(() -> {
+				try {
+					assertThat(waiter.tryLock(Duration.ofSeconds(10))).isTrue();
+					long fence = waiter.fencingToken();
+					waiter.unlock();
+					return fence;
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			Thread.sleep(50);
+			holder.unlock();
+			assertThat(waited.get(10, TimeUnit.SECONDS)).isGreaterThan(holderFence);
+		}
+	}
+
+	@Test
+	void watchdogRenewsLeasesSpreadOverSlots() throws Exception {
+		Duration lease = Duration.ofMillis(300);
+		RedisLockClient holderClient = newClient(LockClientSettings.defaults().withWatchdogLease(lease));
+		RedisLockClient other = newClient(LockClientSettings.defaults());
+		List<String> keys = IntStream.range(0, 60).mapToObj((i) -> "cluster:renewed:" + i).toList();
+		List<LockHandle> held = new ArrayList<>();
+		for (String key : keys) {
+			LockHandle lock = holderClient.obtain(key);
+			assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+			held.add(lock);
+		}
+		Thread.sleep(lease.toMillis() * 4);
+		for (int i = 0; i < keys.size(); i++) {
+			assertThat(held.get(i).isHeldByCurrentThread()).as(keys.get(i)).isTrue();
+			assertThat(other.obtain(keys.get(i)).tryLock(Duration.ZERO)).as(keys.get(i)).isFalse();
+		}
+		held.forEach(LockHandle::unlock);
+		assertThat(other.obtain(keys.get(0)).tryLock(Duration.ZERO)).isTrue();
+		other.obtain(keys.get(0)).unlock();
+	}
+
+	private RedisLockClient newClient(LockClientSettings settings) {
+		RedisLockClient client = new RedisLockClient(TestRedis.template(connectionFactory), settings);
+		this.clients.add(client);
+		return client;
+	}
+
+	private static Set<Integer> slotsOf(List<String> keys) {
+		return keys.stream()
+			.map((key) -> ClusterSlotHashUtil.calculateSlot(LockKeys.of("lock:", key).lockKey()))
+			.collect(Collectors.toSet());
+	}
+
+}
