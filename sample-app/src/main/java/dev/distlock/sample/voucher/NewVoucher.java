@@ -1,0 +1,64 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.sample.voucher;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Request body of {@code POST /api/vouchers}. The sale begins now and lasts one day
+ * unless times are given.
+ *
+ * @param title the title, not blank, at most 200 characters
+ * @param stock how many vouchers to sell, not negative
+ * @param beginTime when the sale begins, or {@code null} for now
+ * @param endTime when the sale ends, or {@code null} for one day after it begins
+ * @author distlock
+ * @since 0.1.0
+ */
+public record NewVoucher(@Nullable String title, @Nullable Integer stock, @Nullable Instant beginTime,
+		@Nullable Instant endTime) {
+
+	private static final int MAX_TITLE_LENGTH = 200;
+
+	private static final Duration DEFAULT_SALE = Duration.ofDays(1);
+
+	/**
+	 * Check the fields and fill in the default times.
+	 * @param now the current time
+	 * @return the voucher to create, with id {@code 0}
+	 * @throws InvalidVoucherException if a field is missing or out of range
+	 */
+	public Voucher toVoucher(Instant now) {
+		if (this.title == null || this.title.isBlank() || this.title.length() > MAX_TITLE_LENGTH) {
+			throw new InvalidVoucherException("'title' must be 1 to " + MAX_TITLE_LENGTH + " characters");
+		}
+		if (this.stock == null || this.stock < 0) {
+			throw new InvalidVoucherException("'stock' must be 0 or more, but was " + this.stock);
+		}
+		Instant begin = ((this.beginTime != null) ? this.beginTime : now).truncatedTo(ChronoUnit.MICROS);
+		Instant end = ((this.endTime != null) ? this.endTime : begin.plus(DEFAULT_SALE)).truncatedTo(ChronoUnit.MICROS);
+		if (!end.isAfter(begin)) {
+			throw new InvalidVoucherException("'endTime' " + end + " must be after 'beginTime' " + begin);
+		}
+		return new Voucher(0, this.title, this.stock, begin, end);
+	}
+
+}

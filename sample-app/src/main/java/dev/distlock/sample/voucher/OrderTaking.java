@@ -1,0 +1,90 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.sample.voucher;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import dev.distlock.sample.voucher.OrderRejectedException.Reason;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The check-then-insert of an order: sale window, one order per user, then the
+ * conditional stock decrement and the insert. On its own it is not safe against
+ * concurrent orders of the same user (the check and the insert race); callers run it
+ * under the user's lock, inside their transaction.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+@Component
+public class OrderTaking {
+
+	private final VoucherRepository vouchers;
+
+	private final VoucherOrderRepository orders;
+
+	private final Clock clock;
+
+	/**
+	 * Create a new instance.
+	 * @param vouchers the vouchers
+	 * @param orders the orders
+	 * @param clock the clock for the sale window and the order time
+	 */
+	public OrderTaking(VoucherRepository vouchers, VoucherOrderRepository orders, Clock clock) {
+		this.vouchers = vouchers;
+		this.orders = orders;
+		this.clock = clock;
+	}
+
+	/**
+	 * Place an order in the caller's transaction.
+	 * @param voucherId the voucher id
+	 * @param userId the user id
+	 * @param fencingToken the fencing token to record
+	 * @return the order
+	 * @throws UnknownVoucherException if the voucher does not exist
+	 * @throws OrderRejectedException if the sale is not open, the user already ordered or
+	 * the voucher is sold out
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public VoucherOrder take(long voucherId, long userId, long fencingToken) {
+		Voucher voucher = this.vouchers.find(voucherId).orElseThrow(() -> new UnknownVoucherException(voucherId));
+		Instant now = this.clock.instant();
+		if (now.isBefore(voucher.beginTime())) {
+			throw new OrderRejectedException(Reason.NOT_STARTED,
+					"The sale of voucher " + voucherId + " begins at " + voucher.beginTime());
+		}
+		if (!now.isBefore(voucher.endTime())) {
+			throw new OrderRejectedException(Reason.ENDED,
+					"The sale of voucher " + voucherId + " ended at " + voucher.endTime());
+		}
+		if (this.orders.exists(voucherId, userId)) {
+			throw new OrderRejectedException(Reason.ALREADY_ORDERED,
+					"User " + userId + " already ordered voucher " + voucherId);
+		}
+		if (!this.vouchers.takeOne(voucherId)) {
+			throw new OrderRejectedException(Reason.SOLD_OUT, "Voucher " + voucherId + " is sold out");
+		}
+		return this.orders.insert(voucherId, userId, now, fencingToken);
+	}
+
+}

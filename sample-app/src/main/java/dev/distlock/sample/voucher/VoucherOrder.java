@@ -1,0 +1,34 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.sample.voucher;
+
+import java.time.Instant;
+
+/**
+ * An order of one voucher by one user.
+ *
+ * @param id the id
+ * @param userId the user who ordered
+ * @param voucherId the voucher ordered
+ * @param createdAt when the order was placed
+ * @param fencingToken the fencing token of the user's lock while the order was placed
+ * @author distlock
+ * @since 0.1.0
+ */
+public record VoucherOrder(long id, long userId, long voucherId, Instant createdAt, long fencingToken) {
+
+}
