@@ -68,7 +68,8 @@ final class RedisServerProcess implements RedisServerHandle {
 	 * Start a server from {@code binary} on a free port, retrying with another port if
 	 * the chosen one was taken meanwhile.
 	 * @param binary the redis-server executable
-	 * @param options further command line options, for example to enable cluster mode
+	 * @param options options that come first on the command line, for example a
+	 * configuration file, or options to enable cluster mode
 	 * @return the started server
 	 */
 	static RedisServerProcess startOnFreePort(Path binary, String... options) {
@@ -87,6 +88,26 @@ final class RedisServerProcess implements RedisServerHandle {
 		}
 	}
 
+	/**
+	 * Start a Sentinel on a free port that monitors {@code master} under the name
+	 * {@code masterName}, with a quorum of one.
+	 * @param binary the redis-server executable
+	 * @param masterName the name Sentinel gives the master
+	 * @param master the master to monitor
+	 * @return the started Sentinel
+	 */
+	static RedisServerProcess startSentinelOnFreePort(Path binary, String masterName, RedisEndpoint master) {
+		try {
+			Path configuration = Files.createTempFile("distlock-sentinel-", ".conf");
+			Files.writeString(configuration, "sentinel monitor " + masterName + " " + master.host() + " "
+					+ master.port() + " 1\nsentinel down-after-milliseconds " + masterName + " 5000\n");
+			return startOnFreePort(binary, configuration.toString(), "--sentinel");
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not write a Sentinel configuration", ex);
+		}
+	}
+
 	@Override
 	public RedisEndpoint endpoint() {
 		return new RedisEndpoint(HOST, this.port);
@@ -98,10 +119,10 @@ final class RedisServerProcess implements RedisServerHandle {
 			return;
 		}
 		try {
-			List<String> command = new ArrayList<>(
-					List.of(this.binary.toString(), "--port", Integer.toString(this.port), "--bind", HOST, "--save", "",
-							"--appendonly", "no", "--dir", this.directory.toString()));
+			List<String> command = new ArrayList<>(List.of(this.binary.toString()));
 			command.addAll(this.options);
+			command.addAll(List.of("--port", Integer.toString(this.port), "--bind", HOST, "--save", "", "--appendonly",
+					"no", "--dir", this.directory.toString()));
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(this.directory.resolve("redis.log").toFile())
 				.start();

@@ -28,6 +28,7 @@ import org.testcontainers.containers.GenericContainer;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -94,6 +95,36 @@ public final class TestRedis {
 		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
 		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
 		return RedisClusterHandle.start(binary.get(), masters);
+	}
+
+	/**
+	 * Start a Redis master and a Sentinel that monitors it as
+	 * {@link RedisSentinelHandle#MASTER_NAME}. Skips the test if no {@code redis-server}
+	 * binary is available.
+	 * @return the running master and Sentinel; close them when done
+	 */
+	public static RedisSentinelHandle startSentinel() {
+		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
+		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
+		return RedisSentinelHandle.start(binary.get());
+	}
+
+	/**
+	 * Create a started Lettuce connection factory that finds the master through the
+	 * Sentinel.
+	 * @param sentinel the master and its Sentinel
+	 * @param commandTimeout how long a command may take before it fails
+	 * @return the connection factory; destroy it when done
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisSentinelHandle sentinel, Duration commandTimeout) {
+		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration()
+			.master(RedisSentinelHandle.MASTER_NAME)
+			.sentinel(sentinel.sentinel().host(), sentinel.sentinel().port());
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	/**

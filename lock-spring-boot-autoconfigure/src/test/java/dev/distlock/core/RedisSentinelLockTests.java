@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.test.RedisSentinelHandle;
+import dev.distlock.test.TestRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The engine through a Sentinel-managed connection factory.
+ *
+ * @author distlock
+ */
+class RedisSentinelLockTests {
+
+	private RedisSentinelHandle sentinel;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	@BeforeEach
+	void start() {
+		this.sentinel = TestRedis.startSentinel();
+		this.connectionFactory = TestRedis.connectionFactory(this.sentinel, Duration.ofSeconds(2));
+	}
+
+	@AfterEach
+	void stop() {
+		this.connectionFactory.destroy();
+		this.sentinel.close();
+	}
+
+	@Test
+	void locksRenewsAndWakesWaitersThroughSentinel() throws Exception {
+		StringRedisTemplate redis = TestRedis.template(this.connectionFactory);
+		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(300));
+		try (RedisLockClient first = new RedisLockClient(redis, settings);
+				RedisLockClient second = new RedisLockClient(redis, settings)) {
+			LockHandle holder = first.obtain("sentinel:order:1");
+			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+			Thread.sleep(1000);
+			assertThat(holder.isHeldByCurrentThread()).isTrue();
+			LockHandle waiter = second.obtain("sentinel:order:1");
+			assertThat(waiter.tryLock(Duration.ZERO)).isFalse();
+			CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
+				try {
+					boolean acquired = waiter.tryLock(Duration.ofSeconds(10));
+					waiter.unlock();
+					return acquired;
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			Thread.sleep(100);
+			holder.unlock();
+			assertThat(waited.get(10, TimeUnit.SECONDS)).isTrue();
+		}
+		LettuceConnectionFactory masterConnection = TestRedis.connectionFactory(this.sentinel.master(),
+				Duration.ofSeconds(2));
+		try {
+			assertThat(TestRedis.template(masterConnection).keys("lock:*"))
+				.containsOnly("lock:{sentinel:order:1}:fence");
+		}
+		finally {
+			masterConnection.destroy();
+		}
+	}
+
+}
