@@ -18,23 +18,28 @@ package dev.distlock.aop;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.function.Supplier;
 
 import dev.distlock.core.LockClient;
 import org.aopalliance.aop.Advice;
 
+import org.springframework.aop.ClassFilter;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.Ordered;
 import org.springframework.util.Assert;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Advisor that locks calls to {@link dev.distlock.annotation.DistributedLock
- * &#064;DistributedLock} methods. The methods of a bean class are inspected, and their
- * annotations validated, when the class is first matched, so an invalid duration, key
- * expression or fallback fails the application at startup.
+ * &#064;DistributedLock} methods with the {@link LockClient} bean of its bean factory.
+ * The methods of a bean class are inspected, and their annotations validated, when the
+ * class is first matched, so an invalid duration, key expression or fallback, or a
+ * missing {@link LockClient} bean, fails the application at startup instead of leaving
+ * methods unlocked.
  * <p>
  * Its {@link #DEFAULT_ORDER default order} runs it outside {@code @Transactional} and
  * {@code @Cacheable} advice (which default to {@link Ordered#LOWEST_PRECEDENCE}), so the
@@ -56,21 +61,21 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
 	/**
 	 * Create an advisor.
-	 * @param beanFactory the bean factory, to resolve {@code ${...}} placeholders in
-	 * durations and {@code @bean} references in key expressions
-	 * @param lockClient supplies the lock client on first use
+	 * @param beanFactory the bean factory that holds the {@link LockClient} bean; also
+	 * resolves {@code ${...}} placeholders in durations and {@code @bean} references in
+	 * key expressions
 	 * @param defaultWaitTime how long to wait when a method does not set {@code waitTime}
 	 */
-	public DistributedLockAdvisor(BeanFactory beanFactory, Supplier<LockClient> lockClient, Duration defaultWaitTime) {
+	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime) {
 		Assert.notNull(beanFactory, "'beanFactory' must not be null");
-		Assert.notNull(lockClient, "'lockClient' must not be null");
 		Assert.notNull(defaultWaitTime, "'defaultWaitTime' must not be null");
 		Assert.isTrue(!defaultWaitTime.isNegative(),
 				() -> "'defaultWaitTime' must not be negative, but was " + defaultWaitTime);
 		LockKeyEvaluator evaluator = new LockKeyEvaluator(beanFactory);
 		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator);
-		this.pointcut = new LockedMethodPointcut(operations);
-		this.advice = new DistributedLockInterceptor(operations, evaluator, lockClient);
+		this.pointcut = new LockedMethodPointcut(operations, beanFactory);
+		this.advice = new DistributedLockInterceptor(operations, evaluator,
+				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)));
 		setOrder(DEFAULT_ORDER);
 	}
 
@@ -85,21 +90,37 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	}
 
 	/**
-	 * Matches the {@code @DistributedLock} methods of classes that have any, validating a
-	 * class's annotations when it is first matched.
+	 * Matches the {@code @DistributedLock} methods of classes that have any. A class is
+	 * validated when first matched, including that a {@link LockClient} bean exists.
 	 */
 	private static final class LockedMethodPointcut extends StaticMethodMatcherPointcut {
 
 		private final LockOperationSource operations;
 
-		LockedMethodPointcut(LockOperationSource operations) {
+		LockedMethodPointcut(LockOperationSource operations, BeanFactory beanFactory) {
 			this.operations = operations;
-			setClassFilter(operations::hasLockedMethods);
+			setClassFilter(lockedClasses(operations, beanFactory));
 		}
 
 		@Override
 		public boolean matches(Method method, Class<?> targetClass) {
 			return this.operations.getOperation(method, targetClass) != null;
+		}
+
+		private static ClassFilter lockedClasses(LockOperationSource operations, BeanFactory beanFactory) {
+			return (targetClass) -> {
+				if (!operations.hasLockedMethods(targetClass)) {
+					return false;
+				}
+				if (beanFactory instanceof ListableBeanFactory listable && BeanFactoryUtils
+					.beanNamesForTypeIncludingAncestors(listable, LockClient.class, true, false).length == 0) {
+					throw new IllegalStateException("@DistributedLock methods of " + targetClass.getName()
+							+ " need a LockClient bean, but there is none. distlock auto-configures one on the "
+							+ "application's StringRedisTemplate when there is exactly one (or a @Primary one) and "
+							+ "distlock.enabled is not false; otherwise define a LockClient bean.");
+				}
+				return true;
+			};
 		}
 
 	}

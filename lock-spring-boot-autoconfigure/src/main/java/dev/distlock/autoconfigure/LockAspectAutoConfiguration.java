@@ -24,7 +24,6 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -32,32 +31,31 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of the {@link dev.distlock.annotation.DistributedLock
- * &#064;DistributedLock} advice, when a {@link LockClient} bean exists. With
- * {@code spring-tx} on the classpath, lock ownership is also confirmed before each
- * transaction that begins inside a lock commits.
+ * &#064;DistributedLock} advice, on the {@link LockClient} bean. It is on whenever
+ * distlock is enabled, so that locked methods without a {@link LockClient} fail the
+ * application at startup instead of running unlocked. With {@code spring-tx} on the
+ * classpath, lock ownership is also confirmed before each transaction that begins inside
+ * a lock commits.
  *
  * @author distlock
  * @since 0.1.0
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
-@ConditionalOnBean(LockClient.class)
 @EnableConfigurationProperties(DistlockProperties.class)
 public final class LockAspectAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory, ObjectProvider<LockClient> lockClient,
+	static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory,
 			ObjectProvider<DistlockProperties> properties) {
 		DistlockProperties distlock = properties.getObject();
-		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory,
-				SingletonSupplier.of(lockClient::getObject), distlock.getWaitTime());
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory, distlock.getWaitTime());
 		advisor.setOrder(distlock.getAspect().getOrder());
 		return advisor;
 	}

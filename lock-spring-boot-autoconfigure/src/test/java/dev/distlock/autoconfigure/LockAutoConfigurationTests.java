@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
@@ -35,6 +36,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.EnableAspectJAutoProxy;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -111,8 +115,7 @@ class LockAutoConfigurationTests {
 	void needsASingleStringRedisTemplateCandidate() {
 		this.contextRunner.withBean("first", StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
 			.withBean("second", StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
-			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class)
-				.doesNotHaveBean(DistributedLockAdvisor.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class));
 	}
 
 	@Test
@@ -142,13 +145,31 @@ class LockAutoConfigurationTests {
 	@Test
 	void needsSpringDataRedis() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
-			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class)
-				.doesNotHaveBean(DistributedLockAdvisor.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(LockClient.class));
 	}
 
 	@Test
-	void adviceNeedsALockClient() {
-		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(DistributedLockAdvisor.class));
+	void failsAtStartupWhenLockedMethodsHaveNoLockClient() {
+		this.contextRunner.withUserConfiguration(LockedJobConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining(LockedJob.class.getName())
+				.hasMessageContaining("need a LockClient bean, but there is none"));
+	}
+
+	@Test
+	void startsWithoutLockClientWhenNothingIsLocked() {
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed()
+			.hasSingleBean(DistributedLockAdvisor.class)
+			.doesNotHaveBean(LockClient.class));
+	}
+
+	@Test
+	void adviceUsesAUserDefinedLockClient() {
+		this.contextRunner.withUserConfiguration(LockedJobConfiguration.class)
+			.withBean(LockClient.class, () -> mock(LockClient.class))
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(DistributedLockAdvisor.class));
 	}
 
 	@Test
@@ -235,6 +256,25 @@ class LockAutoConfigurationTests {
 		StringRedisTemplate template = mock(StringRedisTemplate.class);
 		given(template.getRequiredConnectionFactory()).willReturn(mock(RedisConnectionFactory.class));
 		return template;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAspectJAutoProxy
+	static class LockedJobConfiguration {
+
+		@Bean
+		LockedJob lockedJob() {
+			return new LockedJob();
+		}
+
+	}
+
+	static class LockedJob {
+
+		@DistributedLock(key = "'job'")
+		public void run() {
+		}
+
 	}
 
 }
