@@ -16,9 +16,6 @@
 
 package dev.distlock.aop;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopInfrastructureBean;
@@ -32,16 +29,14 @@ import org.springframework.core.Ordered;
  * transaction commits. Being last in the chain, the check runs inside any transaction
  * that {@code @Transactional} begins inside the lock, whatever the advisor orders.
  * <p>
- * Needs {@code spring-tx}. Proxies that are frozen cannot be extended; their locks are
- * not confirmed before commit and a warning is logged.
+ * Needs {@code spring-tx}. Proxies that are frozen cannot be extended: a frozen proxy of
+ * a bean with {@code @DistributedLock} methods fails its creation.
  *
  * @author distlock
  * @since 0.1.0
  */
 public class TransactionalLockPostProcessor
 		implements SmartInstantiationAwareBeanPostProcessor, Ordered, AopInfrastructureBean {
-
-	private static final Log logger = LogFactory.getLog(TransactionalLockPostProcessor.class);
 
 	private final LockOwnershipTransactionInterceptor interceptor = new LockOwnershipTransactionInterceptor();
 
@@ -78,9 +73,9 @@ public class TransactionalLockPostProcessor
 
 	private void addInnermost(Advised advised, DistributedLockAdvisor lockAdvisor, String beanName) {
 		if (advised.isFrozen()) {
-			logger.warn("Proxy of bean '" + beanName + "' is frozen: @DistributedLock ownership is not confirmed "
-					+ "before its transactions commit");
-			return;
+			throw new IllegalStateException("The proxy of bean '" + beanName + "' is frozen, so the check that "
+					+ "confirms @DistributedLock ownership before a transaction commits cannot be added to it; "
+					+ "do not freeze proxies of beans with @DistributedLock methods");
 		}
 		advised.addAdvisor(new DefaultPointcutAdvisor(lockAdvisor.getPointcut(), this.interceptor));
 	}

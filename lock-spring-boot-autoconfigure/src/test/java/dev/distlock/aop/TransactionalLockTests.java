@@ -36,8 +36,10 @@ import dev.distlock.core.LockHandle;
 import org.h2.Driver;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -126,6 +128,15 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
+	void refusesFrozenProxiesThatCannotConfirmOwnership() {
+		transactions(DefaultOrderTransactions.class).withUserConfiguration(FrozenProxies.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("The proxy of bean 'vouchers' is frozen"));
+	}
+
+	@Test
 	void fixedLeaseEndingWhileTheMethodRunsRollsBack() {
 		transactions(DefaultOrderTransactions.class).run((context) -> {
 			Vouchers vouchers = context.getBean(Vouchers.class);
@@ -204,6 +215,18 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 		@Bean
 		Vouchers vouchers(JdbcTemplate jdbc, LockClient lockClient, @Value("${distlock.key-prefix}") String prefix) {
 			return new Vouchers(jdbc, lockClient, prefix);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FrozenProxies {
+
+		@Bean
+		static BeanFactoryPostProcessor freezeProxies() {
+			return (beanFactory) -> beanFactory.getBeanDefinition(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
+				.getPropertyValues()
+				.add("frozen", true);
 		}
 
 	}
