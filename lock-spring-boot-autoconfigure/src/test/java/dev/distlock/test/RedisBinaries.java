@@ -37,6 +37,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class RedisBinaries {
 
+	private static @Nullable Path embedded;
+
+	private static boolean extracted;
+
 	private RedisBinaries() {
 	}
 
@@ -56,26 +60,34 @@ final class RedisBinaries {
 	}
 
 	/**
-	 * Return the executable shipped in the embedded-redis jar for this platform, copied
-	 * to a temporary file, if the jar is on the classpath and has one.
+	 * Return the executable shipped in the embedded-redis jar for this platform, if the
+	 * jar is on the classpath and has one. It is copied to a temporary file once per JVM.
 	 * @return the executable
 	 */
-	static Optional<Path> embedded() {
+	static synchronized Optional<Path> embedded() {
+		if (!extracted) {
+			embedded = extractEmbedded();
+			extracted = true;
+		}
+		return Optional.ofNullable(embedded);
+	}
+
+	private static @Nullable Path extractEmbedded() {
 		String resource = embeddedResourceName();
 		if (resource == null) {
-			return Optional.empty();
+			return null;
 		}
 		try (InputStream binary = RedisBinaries.class.getClassLoader().getResourceAsStream(resource)) {
 			if (binary == null) {
-				return Optional.empty();
+				return null;
 			}
 			Path copy = Files.createTempFile("distlock-" + resource, "");
+			copy.toFile().deleteOnExit();
 			Files.copy(binary, copy, StandardCopyOption.REPLACE_EXISTING);
 			if (!copy.toFile().setExecutable(true)) {
 				throw new IllegalStateException("Could not make " + copy + " executable");
 			}
-			copy.toFile().deleteOnExit();
-			return Optional.of(copy);
+			return copy;
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Could not extract the embedded Redis binary " + resource, ex);

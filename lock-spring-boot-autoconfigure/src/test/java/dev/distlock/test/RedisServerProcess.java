@@ -74,13 +74,20 @@ final class RedisServerProcess implements RedisServerHandle {
 	 */
 	static RedisServerProcess startOnFreePort(Path binary, String... options) {
 		for (int attempt = 1;; attempt++) {
+			RedisServerProcess server;
 			try {
-				RedisServerProcess server = new RedisServerProcess(binary, Files.createTempDirectory("distlock-redis-"),
-						freePort(), List.of(options));
+				server = new RedisServerProcess(binary, Files.createTempDirectory("distlock-redis-"), freePort(),
+						List.of(options));
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Could not prepare a directory and a port for " + binary, ex);
+			}
+			try {
 				server.start();
 				return server;
 			}
-			catch (IOException | IllegalStateException ex) {
+			catch (IllegalStateException ex) {
+				server.close();
 				if (attempt == 5) {
 					throw new IllegalStateException("Could not start " + binary + " on a free port", ex);
 				}
@@ -140,8 +147,10 @@ final class RedisServerProcess implements RedisServerHandle {
 		if (running == null) {
 			return;
 		}
-		resume();
-		running.destroy();
+		if (running.isAlive()) {
+			resume();
+			running.destroy();
+		}
 		awaitExit(running);
 	}
 
@@ -209,6 +218,7 @@ final class RedisServerProcess implements RedisServerHandle {
 			Thread.currentThread().interrupt();
 		}
 		this.process = null;
+		this.paused = false;
 	}
 
 	private void awaitPong() {
@@ -219,6 +229,7 @@ final class RedisServerProcess implements RedisServerHandle {
 				throw new IllegalStateException("Redis exited at startup on port " + this.port + ": " + log());
 			}
 			if (answersPing()) {
+				assertAnsweredBy(running);
 				return;
 			}
 			try {
@@ -246,6 +257,21 @@ final class RedisServerProcess implements RedisServerHandle {
 		}
 		catch (IOException ex) {
 			return false;
+		}
+	}
+
+	private void assertAnsweredBy(Process running) {
+		String info;
+		try (RespConnection connection = new RespConnection(endpoint())) {
+			info = connection.call(List.of("INFO", "server"));
+		}
+		catch (IOException ex) {
+			kill();
+			throw new IllegalStateException("Redis answered PING but not INFO on port " + this.port, ex);
+		}
+		if (!info.contains("process_id:" + running.pid() + "\r\n")) {
+			kill();
+			throw new IllegalStateException("Port " + this.port + " is served by another Redis process");
 		}
 	}
 

@@ -16,10 +16,13 @@
 
 package dev.distlock.test;
 
+import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
@@ -60,6 +63,8 @@ public final class TestRedis {
 
 	private static @Nullable RedisEndpoint shared;
 
+	private static @Nullable String unavailable;
+
 	private TestRedis() {
 	}
 
@@ -68,9 +73,10 @@ public final class TestRedis {
 	 * @return the endpoint
 	 */
 	public static synchronized RedisEndpoint endpoint() {
-		if (shared == null) {
+		if (shared == null && unavailable == null) {
 			shared = startShared();
 		}
+		Assumptions.assumeTrue(shared != null, unavailable);
 		return shared;
 	}
 
@@ -181,7 +187,7 @@ public final class TestRedis {
 		return template;
 	}
 
-	private static RedisEndpoint startShared() {
+	private static @Nullable RedisEndpoint startShared() {
 		String configured = System.getenv(ENDPOINT_VARIABLE);
 		if (configured != null && !configured.isBlank()) {
 			return announce("the " + ENDPOINT_VARIABLE + " environment variable",
@@ -195,18 +201,44 @@ public final class TestRedis {
 			return announce(onPath.get() + " from the PATH", () -> startProcess(onPath.get()));
 		}
 		Optional<Path> embedded = RedisBinaries.embedded();
-		Assumptions.assumeTrue(embedded.isPresent(), "No Redis: no " + ENDPOINT_VARIABLE
-				+ ", no Docker engine, no redis-server on the PATH and no embedded-redis binary for this platform");
-		return announce("the embedded-redis binary", () -> startProcess(embedded.get()));
+		if (embedded.isPresent()) {
+			return announce("the embedded-redis binary", () -> startProcess(embedded.get()));
+		}
+		unavailable = "No Redis: no " + ENDPOINT_VARIABLE
+				+ ", no Docker engine, no redis-server on the PATH and no embedded-redis binary for this platform";
+		System.err.println("[distlock tests] " + unavailable + "; skipping the tests that need it");
+		return null;
 	}
 
 	private static boolean dockerAnswers() {
+		if (!dockerMayRun()) {
+			return false;
+		}
 		try {
 			return DockerClientFactory.instance().isDockerAvailable();
 		}
 		catch (RuntimeException | LinkageError ex) {
 			return false;
 		}
+	}
+
+	/**
+	 * Whether a Docker engine could answer at all: configured through the environment or
+	 * Testcontainers' properties, or a socket at a usual place. Checked before asking
+	 * Testcontainers, which logs an error for every strategy it tries in vain.
+	 */
+	private static boolean dockerMayRun() {
+		if (File.separatorChar == '\\' || System.getenv("DOCKER_HOST") != null
+				|| System.getenv("TESTCONTAINERS_DOCKER_SOCKET_OVERRIDE") != null) {
+			return true;
+		}
+		Path home = Path.of(System.getProperty("user.home"));
+		String runtimeDirectory = System.getenv("XDG_RUNTIME_DIR");
+		return Stream
+			.of(Path.of("/var/run/docker.sock"), home.resolve(".testcontainers.properties"),
+					home.resolve(".docker/run/docker.sock"), home.resolve(".docker/desktop/docker.sock"),
+					Path.of((runtimeDirectory != null) ? runtimeDirectory : "/nonexistent", "docker.sock"))
+			.anyMatch(Files::exists);
 	}
 
 	private static RedisEndpoint startContainer() {

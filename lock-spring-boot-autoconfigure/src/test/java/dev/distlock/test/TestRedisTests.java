@@ -16,17 +16,24 @@
 
 package dev.distlock.test;
 
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for {@link TestRedis}: the servers it provides are real and obey the fault
@@ -60,7 +67,14 @@ class TestRedisTests {
 			redis.opsForValue().set("k", "before");
 			server.stop();
 			assertThat(server.isRunning()).isFalse();
-			assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> redis.opsForValue().get("k"));
+			assertRefusesConnections(server.endpoint());
+			LettuceConnectionFactory fresh = TestRedis.connectionFactory(server.endpoint(), TIMEOUT);
+			assertThatExceptionOfType(RedisConnectionFailureException.class)
+				.isThrownBy(() -> TestRedis.template(fresh).opsForValue().get("k"));
+			fresh.destroy();
+			// the open connection queues commands while it reconnects, as Lettuce does by
+			// default, so they fail when the command timeout ends
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> redis.opsForValue().get("k"));
 			server.start();
 			assertThat(eventually(() -> redis.opsForValue().get("k") == null)).isTrue();
 			redis.opsForValue().set("k", "after");
@@ -76,9 +90,11 @@ class TestRedisTests {
 			StringRedisTemplate redis = TestRedis.template(factory);
 			redis.opsForValue().set("k", "v");
 			server.pause();
+			assertThat(server.isRunning()).isTrue();
 			long started = System.nanoTime();
-			assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> redis.opsForValue().get("k"));
-			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(TIMEOUT);
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> redis.opsForValue().get("k"));
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(TIMEOUT)
+				.isLessThan(Duration.ofSeconds(5));
 			server.resume();
 			assertThat(eventually(() -> "v".equals(redis.opsForValue().get("k")))).isTrue();
 			factory.destroy();
@@ -91,7 +107,19 @@ class TestRedisTests {
 			assertThat(server.isRunning()).isTrue();
 			server.kill();
 			assertThat(server.isRunning()).isFalse();
+			assertRefusesConnections(server.endpoint());
 		}
+	}
+
+	@Test
+	void closeEndsAPausedServerAndMayBeRepeated() {
+		RedisServerHandle server = TestRedis.startServer();
+		server.pause();
+		server.close();
+		assertThat(server.isRunning()).isFalse();
+		assertRefusesConnections(server.endpoint());
+		server.close();
+		assertThat(server.isRunning()).isFalse();
 	}
 
 	@Test
@@ -109,8 +137,11 @@ class TestRedisTests {
 	}
 
 	@Test
-	void embeddedBinaryServesToo() {
+	void embeddedBinaryServesToo() throws IOException {
 		try (RedisServerHandle server = TestRedis.startEmbeddedServer()) {
+			try (RespConnection connection = new RespConnection(server.endpoint())) {
+				assertThat(connection.call(List.of("INFO", "server"))).contains("redis_version:6.2.");
+			}
 			LettuceConnectionFactory factory = TestRedis.connectionFactory(server.endpoint(), TIMEOUT);
 			StringRedisTemplate redis = TestRedis.template(factory);
 			redis.opsForValue().set("embedded", "ok");
@@ -123,6 +154,13 @@ class TestRedisTests {
 	void parsesEndpoints() {
 		assertThat(RedisEndpoint.parse("localhost:6380")).isEqualTo(new RedisEndpoint("localhost", 6380));
 		assertThat(RedisEndpoint.parse("redis://10.0.0.1:7000/0").uri()).isEqualTo("redis://10.0.0.1:7000");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisEndpoint.parse("localhost"))
+			.withMessageContaining("'localhost'");
+	}
+
+	private static void assertRefusesConnections(RedisEndpoint endpoint) {
+		assertThatExceptionOfType(ConnectException.class)
+			.isThrownBy(() -> new Socket(endpoint.host(), endpoint.port()).close());
 	}
 
 	private static boolean eventually(BooleanSupplier condition) {
