@@ -81,6 +81,15 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
+	void doesNotLockSelfInvocations() {
+		classProxies().run((context) -> {
+			Orders orders = context.getBean(Orders.class);
+			assertThat(orders.callsByNameOnItself("s")).isEmpty();
+			assertThat(orders.callCount()).isEqualTo(1);
+		});
+	}
+
+	@Test
 	void passesReturnValuesThrough() {
 		classProxies().run((context) -> assertThat(context.getBean(Orders.class).primitive("1")).isEqualTo(7));
 	}
@@ -489,6 +498,10 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 		public Set<String> byName(String orderId) {
 			this.calls.incrementAndGet();
 			return this.probe.lockedKeys();
+		}
+
+		public Set<String> callsByNameOnItself(String orderId) {
+			return byName(orderId);
 		}
 
 		@DistributedLock(key = "'order:' + #p0")
