@@ -27,6 +27,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -34,7 +36,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * A {@code redis-server} child process on a loopback port, without persistence.
+ * A {@code redis-server} child process on a loopback port, without persistence. Servers
+ * still open when the JVM exits are closed by a shutdown hook.
  *
  * @author distlock
  * @since 0.1.0
@@ -44,6 +47,14 @@ final class RedisServerProcess implements RedisServerHandle {
 	private static final String HOST = "127.0.0.1";
 
 	private static final long STARTUP_TIMEOUT_MILLIS = 10_000;
+
+	private static final Set<RedisServerProcess> unclosed = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime()
+			.addShutdownHook(new Thread(() -> List.copyOf(unclosed).forEach(RedisServerProcess::close),
+					"distlock-test-redis-stop"));
+	}
 
 	private final Path binary;
 
@@ -82,6 +93,7 @@ final class RedisServerProcess implements RedisServerHandle {
 			catch (IOException ex) {
 				throw new IllegalStateException("Could not prepare a directory and a port for " + binary, ex);
 			}
+			unclosed.add(server);
 			try {
 				server.start();
 				return server;
@@ -106,6 +118,7 @@ final class RedisServerProcess implements RedisServerHandle {
 	static RedisServerProcess startSentinelOnFreePort(Path binary, String masterName, RedisEndpoint master) {
 		try {
 			Path configuration = Files.createTempFile("distlock-sentinel-", ".conf");
+			configuration.toFile().deleteOnExit();
 			Files.writeString(configuration, "sentinel monitor " + masterName + " " + master.host() + " "
 					+ master.port() + " 1\nsentinel down-after-milliseconds " + masterName + " 5000\n");
 			return startOnFreePort(binary, configuration.toString(), "--sentinel");
@@ -186,6 +199,7 @@ final class RedisServerProcess implements RedisServerHandle {
 	public synchronized void close() {
 		stop();
 		FileSystemUtils.deleteRecursively(this.directory.toFile());
+		unclosed.remove(this);
 	}
 
 	private void signal(String signal) {

@@ -250,9 +250,7 @@ public final class TestRedis {
 	}
 
 	private static RedisEndpoint startProcess(Path binary) {
-		RedisServerProcess server = RedisServerProcess.startOnFreePort(binary);
-		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "distlock-test-redis-stop"));
-		return server.endpoint();
+		return RedisServerProcess.startOnFreePort(binary).endpoint();
 	}
 
 	private static RedisEndpoint announce(String source, Supplier<RedisEndpoint> start) {
