@@ -34,10 +34,17 @@ public record RedisEndpoint(String host, int port) {
 	public static RedisEndpoint parse(String value) {
 		String hostAndPort = value.trim().replaceFirst("^redis://", "").replaceFirst("/.*$", "");
 		int colon = hostAndPort.lastIndexOf(':');
-		if (colon < 1) {
-			throw new IllegalArgumentException("Expected host:port or redis://host:port, but was '" + value + "'");
+		if (colon < 1 || hostAndPort.contains("@")) {
+			throw new IllegalArgumentException(
+					"Expected host:port or redis://host:port without credentials, but was '" + value + "'");
 		}
-		return new RedisEndpoint(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
+		try {
+			return new RedisEndpoint(hostAndPort.substring(0, colon),
+					Integer.parseInt(hostAndPort.substring(colon + 1)));
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("Expected a port number in '" + value + "'", ex);
+		}
 	}
 
 	/**

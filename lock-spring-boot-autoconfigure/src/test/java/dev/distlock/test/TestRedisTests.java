@@ -156,6 +156,10 @@ class TestRedisTests {
 		assertThat(RedisEndpoint.parse("redis://10.0.0.1:7000/0").uri()).isEqualTo("redis://10.0.0.1:7000");
 		assertThatIllegalArgumentException().isThrownBy(() -> RedisEndpoint.parse("localhost"))
 			.withMessageContaining("'localhost'");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisEndpoint.parse("localhost:port"))
+			.withMessage("Expected a port number in 'localhost:port'");
+		assertThatIllegalArgumentException().isThrownBy(() -> RedisEndpoint.parse("redis://user:secret@host:6379"))
+			.withMessageContaining("without credentials");
 	}
 
 	private static void assertRefusesConnections(RedisEndpoint endpoint) {
