@@ -50,7 +50,7 @@ class RedisOutageAdviceTests {
 	void doesNotRunTheMethodWhenRedisIsDown() {
 		try (RedisServerHandle server = TestRedis.startServer()) {
 			LettuceConnectionFactory connectionFactory = TestRedis.connectionFactory(server.endpoint(),
-					Duration.ofMillis(500));
+					Duration.ofSeconds(2));
 			try {
 				StringRedisTemplate redis = TestRedis.template(connectionFactory);
 				new ApplicationContextRunner()
