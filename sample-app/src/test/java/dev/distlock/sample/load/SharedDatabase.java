@@ -86,7 +86,7 @@ abstract class SharedDatabase implements AutoCloseable {
 	}
 
 	private static boolean connect(String url, String user) {
-		try (Connection connection = DriverManager.getConnection(url, credentials(user))) {
+		try (Connection connection = DriverManager.getConnection(url, credentials(url, user))) {
 			return connection.isValid(2);
 		}
 		catch (SQLException ex) {
@@ -94,16 +94,17 @@ abstract class SharedDatabase implements AutoCloseable {
 		}
 	}
 
-	private static Properties credentials(String user) {
+	private static Properties credentials(String url, String user) {
 		Properties properties = new Properties();
 		properties.setProperty("user", user);
 		properties.setProperty("password", "");
-		properties.setProperty("connectTimeout", "2000");
+		// MariaDB reads milliseconds, PostgreSQL seconds
+		properties.setProperty("connectTimeout", url.startsWith("jdbc:mariadb:") ? "2000" : "2");
 		return properties;
 	}
 
 	private static void execute(String url, String user, String sql) throws SQLException {
-		try (Connection connection = DriverManager.getConnection(url, credentials(user));
+		try (Connection connection = DriverManager.getConnection(url, credentials(url, user));
 				Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
