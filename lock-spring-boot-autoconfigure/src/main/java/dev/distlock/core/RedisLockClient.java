@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
 import dev.distlock.core.RedisLockCommands.AcquireResult;
 import dev.distlock.core.ReleaseSubscriptions.ChannelWaiters;
@@ -199,10 +200,11 @@ public final class RedisLockClient implements LockClient {
 		}
 	}
 
-	private AcquireResult attempt(LockEntry entry, String token, long leaseMillis, boolean watchdogLease) {
+	private AcquireResult attempt(LockEntry entry, String token, long leaseMillis, boolean watchdogLease)
+			throws InterruptedException {
 		ensureOpen();
 		long started = System.nanoTime();
-		AcquireResult result = this.commands.tryAcquire(entry.keys, token, leaseMillis);
+		AcquireResult result = tryAcquire(entry, token, leaseMillis);
 		if (result.acquired()) {
 			entry.granted(token, result.value(), started + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
 			if (watchdogLease) {
@@ -214,6 +216,27 @@ public final class RedisLockClient implements LockClient {
 			}
 		}
 		return result;
+	}
+
+	/**
+	 * Run the acquire script. If the calling thread is interrupted while the script is in
+	 * flight, the lock may have been taken without us seeing the reply: release it
+	 * (owner-checked, so harmless if it was not taken) and report the interrupt.
+	 */
+	private AcquireResult tryAcquire(LockEntry entry, String token, long leaseMillis) throws InterruptedException {
+		try {
+			return this.commands.tryAcquire(entry.keys, token, leaseMillis);
+		}
+		catch (LockBackendException ex) {
+			if (!Thread.interrupted()) {
+				throw ex;
+			}
+			releaseQuietly(entry, token);
+			InterruptedException interrupted = new InterruptedException(
+					"Interrupted while acquiring lock '" + entry.keys.name() + "'");
+			interrupted.initCause(ex);
+			throw interrupted;
+		}
 	}
 
 	private static long recheckDelayNanos(long holderTtlMillis) {

@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
@@ -97,6 +98,33 @@ class RedisOutageTests {
 		}
 		assertThat(acquireWithinSeconds(lock, 15)).isTrue();
 		lock.unlock();
+	}
+
+	@Test
+	void interruptDuringAnAcquireCommandIsReportedAsInterruptAndLeavesNoLock() throws Exception {
+		LockHandle lock = this.client.obtain("interrupted-command");
+		this.server.pause();
+		CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				lock.tryLock(Duration.ZERO);
+				outcome.complete(null);
+			}
+			catch (Throwable ex) {
+				outcome.complete(ex);
+			}
+		});
+		thread.start();
+		Thread.sleep(100);
+		thread.interrupt();
+		Throwable thrown = outcome.get(5, TimeUnit.SECONDS);
+		this.server.resume();
+		assertThat(thrown).isInstanceOf(InterruptedException.class).hasCauseInstanceOf(LockBackendException.class);
+		try (RedisLockClient other = new RedisLockClient(TestRedis.template(this.connectionFactory))) {
+			LockHandle otherLock = other.obtain("interrupted-command");
+			assertThat(acquireWithinSeconds(otherLock, 5)).isTrue();
+			otherLock.unlock();
+		}
 	}
 
 	private static boolean acquireWithinSeconds(LockHandle lock, int seconds) throws InterruptedException {
