@@ -20,9 +20,11 @@ import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
 
+import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -30,7 +32,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -39,7 +44,9 @@ import org.springframework.context.annotation.Role;
  * distlock is enabled, so that locked methods without a {@link LockClient} fail the
  * application at startup instead of running unlocked. With {@code spring-tx} on the
  * classpath, lock ownership is also confirmed before each transaction that begins inside
- * a lock commits.
+ * a lock commits. Like {@code @EnableTransactionManagement}, it registers an
+ * infrastructure auto-proxy creator if the application has none (for example with
+ * {@code spring.aop.auto=false}), so the advice is never silently left out.
  *
  * @author distlock
  * @since 0.1.0
@@ -47,6 +54,7 @@ import org.springframework.context.annotation.Role;
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
+@Import(LockAspectAutoConfiguration.AutoProxyCreatorRegistrar.class)
 public final class LockAspectAutoConfiguration {
 
 	@Bean
@@ -58,6 +66,18 @@ public final class LockAspectAutoConfiguration {
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory, distlock.getWaitTime());
 		advisor.setOrder(distlock.getAspect().getOrder());
 		return advisor;
+	}
+
+	/**
+	 * Registers an auto-proxy creator unless one with at least its capabilities exists.
+	 */
+	static final class AutoProxyCreatorRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

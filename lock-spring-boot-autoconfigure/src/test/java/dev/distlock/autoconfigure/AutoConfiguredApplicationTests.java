@@ -77,6 +77,15 @@ class AutoConfiguredApplicationTests {
 		});
 	}
 
+	@Test
+	void locksWhenSpringBootsAopAutoProxyingIsOff() {
+		this.contextRunner.withPropertyValues("spring.aop.auto=false").run((context) -> {
+			Jobs jobs = context.getBean(Jobs.class);
+			assertThat(AopUtils.isAopProxy(jobs)).isTrue();
+			assertThat(jobs.run("weekly")).isTrue();
+		});
+	}
+
 	private String lockKey(String key) {
 		return this.prefix + "{" + key + "}";
 	}
