@@ -22,7 +22,6 @@ import dev.distlock.core.LockClient;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,11 +29,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
@@ -60,9 +61,10 @@ public final class LockAspectAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory,
-			ObjectProvider<DistlockProperties> properties) {
-		DistlockProperties distlock = properties.getObject();
+	static DistributedLockAdvisor distributedLockAdvisor(BeanFactory beanFactory, Environment environment) {
+		// Bound directly rather than injected: advisors are created while post-processors
+		// are registered, too early for the DistlockProperties bean.
+		DistlockProperties distlock = Binder.get(environment).bindOrCreate("distlock", DistlockProperties.class);
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory, distlock.getWaitTime());
 		advisor.setOrder(distlock.getAspect().getOrder());
 		return advisor;
