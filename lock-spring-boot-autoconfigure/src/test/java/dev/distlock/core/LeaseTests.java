@@ -121,8 +121,7 @@ class LeaseTests extends RedisLockTestSupport {
 	@Test
 	void closingWakesWaitersWhichThenFail() throws Exception {
 		String key = uniqueKey("close-waiter");
-		LockHandle holder = newClient().obtain(key);
-		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		LockHandle holder = heldByAnotherClient(key);
 		RedisLockClient client = newClient();
 		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
 			try {

@@ -31,6 +31,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Base class of the engine tests: one connection to the shared test Redis, clients that
  * are closed after each test, and unique keys so tests never see each other's locks.
@@ -74,6 +76,15 @@ abstract class RedisLockTestSupport {
 	<C extends LockClient> C register(C client) {
 		this.clients.add(client);
 		return client;
+	}
+
+	/**
+	 * Acquire {@code key} with a client of its own, as another instance would hold it.
+	 */
+	LockHandle heldByAnotherClient(String key) throws InterruptedException {
+		LockHandle holder = newClient().obtain(key);
+		assertThat(holder.tryLock(Duration.ZERO)).as("%s acquired", key).isTrue();
+		return holder;
 	}
 
 	static String uniqueKey(String name) {

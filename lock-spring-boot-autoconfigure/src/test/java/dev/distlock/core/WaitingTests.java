@@ -48,8 +48,7 @@ class WaitingTests extends RedisLockTestSupport {
 	@Test
 	void tryLockWithZeroWaitReturnsAtOnceWhenHeld() throws Exception {
 		String key = uniqueKey("busy");
-		LockHandle holder = newClient().obtain(key);
-		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		LockHandle holder = heldByAnotherClient(key);
 		LockHandle other = newClient().obtain(key);
 		long started = System.nanoTime();
 		assertThat(other.tryLock(Duration.ZERO)).isFalse();
@@ -63,8 +62,7 @@ class WaitingTests extends RedisLockTestSupport {
 	@Test
 	void tryLockGivesUpAfterTheWaitTime() throws Exception {
 		String key = uniqueKey("timeout");
-		LockHandle holder = newClient().obtain(key);
-		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		LockHandle holder = heldByAnotherClient(key);
 		long started = System.nanoTime();
 		assertThat(newClient().obtain(key).tryLock(Duration.ofMillis(300))).isFalse();
 		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -149,8 +147,7 @@ class WaitingTests extends RedisLockTestSupport {
 	@Test
 	void interruptEndsTheWaitWithInterruptedException() throws Exception {
 		String key = uniqueKey("interrupt");
-		LockHandle holder = newClient().obtain(key);
-		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		LockHandle holder = heldByAnotherClient(key);
 		LockHandle waiter = newClient().obtain(key);
 		CompletableFuture<Throwable> outcome = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
@@ -173,8 +170,7 @@ class WaitingTests extends RedisLockTestSupport {
 	@Test
 	void interruptDuringExecuteFailsAcquisitionAndRestoresTheFlag() throws Exception {
 		String key = uniqueKey("interrupt-execute");
-		LockHandle holder = newClient().obtain(key);
-		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		LockHandle holder = heldByAnotherClient(key);
 		RedisLockClient client = newClient();
 		AtomicBoolean ran = new AtomicBoolean();
 		CompletableFuture<Throwable> outcome = new CompletableFuture<>();
@@ -202,8 +198,7 @@ class WaitingTests extends RedisLockTestSupport {
 	@Test
 	void lockIgnoresInterruptsUntilAcquiredAndRestoresTheFlag() throws Exception {
 		String key = uniqueKey("uninterruptible");
-		LockHandle holder = newClient().obtain(key);
-		assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+		LockHandle holder = heldByAnotherClient(key);
 		LockHandle waiter = newClient().obtain(key);
 		CompletableFuture<Boolean> interruptedWhenAcquired = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
