@@ -62,6 +62,15 @@ final class HeldLocks {
 	}
 
 	/**
+	 * Return the lock of the innermost locked invocation running on this thread.
+	 * @return the lock, or {@code null} if no locked invocation is running
+	 */
+	static @Nullable LockHandle innermost() {
+		HeldLock held = current.get();
+		return (held != null) ? held.lock() : null;
+	}
+
+	/**
 	 * Return the lock held for {@code invocation}, if the innermost record belongs to it.
 	 * @param invocation the invocation
 	 * @return its lock, or {@code null}

@@ -42,6 +42,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.EnableAspectJAutoProxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -218,6 +219,15 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 			long first = stock.fencingToken("sku-1");
 			assertThat(first).isPositive();
 			assertThat(stock.fencingToken("sku-1")).isGreaterThan(first);
+		});
+	}
+
+	@Test
+	void exposesTheLockOfTheRunningMethod() {
+		classProxies().run((context) -> {
+			Stock stock = context.getBean(Stock.class);
+			assertThat(stock.currentLock("sku-2")).isEqualTo("stock:sku-2 held 1");
+			assertThatIllegalStateException().isThrownBy(CurrentLock::get).withMessageContaining("@DistributedLock");
 		});
 	}
 
@@ -647,6 +657,13 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 		@DistributedLock(key = "'stock:' + #p0")
 		public long fencingToken(String sku) {
 			return this.lockClient.obtain("stock:" + sku).fencingToken();
+		}
+
+		@DistributedLock(key = "'stock:' + #p0")
+		public String currentLock(String sku) {
+			LockHandle lock = CurrentLock.get();
+			assertThat(lock.fencingToken()).isPositive();
+			return lock.key() + " held " + lock.getHoldCount();
 		}
 
 	}

@@ -17,7 +17,7 @@
 package dev.distlock.sample.voucher;
 
 import dev.distlock.annotation.DistributedLock;
-import dev.distlock.core.LockClient;
+import dev.distlock.aop.CurrentLock;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -36,16 +36,12 @@ public class VoucherOrderService {
 
 	private final OrderTaking orderTaking;
 
-	private final LockClient lockClient;
-
 	/**
 	 * Create a new service.
 	 * @param orderTaking the check-then-insert of an order
-	 * @param lockClient the lock client, to read the fencing token of the held lock
 	 */
-	public VoucherOrderService(OrderTaking orderTaking, LockClient lockClient) {
+	public VoucherOrderService(OrderTaking orderTaking) {
 		this.orderTaking = orderTaking;
-		this.lockClient = lockClient;
 	}
 
 	/**
@@ -61,7 +57,7 @@ public class VoucherOrderService {
 	@DistributedLock(key = "'order:' + #userId", waitTime = "${sample.orders.lock-wait:0}")
 	@Transactional
 	public VoucherOrder order(long voucherId, long userId) {
-		long fencingToken = this.lockClient.obtain("order:" + userId).fencingToken();
+		long fencingToken = CurrentLock.get().fencingToken();
 		return this.orderTaking.take(voucherId, userId, fencingToken);
 	}
 
