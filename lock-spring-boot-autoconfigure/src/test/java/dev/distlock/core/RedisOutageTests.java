@@ -83,6 +83,45 @@ class RedisOutageTests {
 	}
 
 	@Test
+	void waitersAreWokenByPubSubAgainAfterRedisRestarted() throws Exception {
+		try (RedisLockClient other = new RedisLockClient(TestRedis.template(this.connectionFactory))) {
+			LockHandle holder = other.obtain("restarted");
+			LockHandle waiter = this.client.obtain("restarted");
+			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+			assertThat(waitAndRelease(waiter, holder)).isLessThan(5000);
+			this.server.stop();
+			this.server.start();
+			assertThat(acquireWithinSeconds(holder, 15)).isTrue();
+			long wokenAfterMillis = waitAndRelease(waiter, holder);
+			System.out
+				.println("after a Redis restart a waiter was woken " + wokenAfterMillis + " ms after the release");
+			assertThat(wokenAfterMillis).isLessThan(5000);
+		}
+	}
+
+	/**
+	 * Let {@code waiter} wait for the lock {@code holder} holds, release it, and return
+	 * how long the waiter took to get it (the watchdog lease is 30 s, so only a pub/sub
+	 * wake-up is fast).
+	 */
+	private static long waitAndRelease(LockHandle waiter, LockHandle holder) throws Exception {
+		CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+			try {
+				assertThat(waiter.tryLock(Duration.ofSeconds(60))).isTrue();
+				waiter.unlock();
+				return System.nanoTime();
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		Thread.sleep(500);
+		long releasedAt = System.nanoTime();
+		holder.unlock();
+		return TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(60, TimeUnit.SECONDS) - releasedAt);
+	}
+
+	@Test
 	void acquisitionFailsClosedWithinTheCommandTimeoutWhenRedisHangs() throws Exception {
 		LockHandle lock = this.client.obtain("hang");
 		this.server.pause();
