@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.distlock.benchmarks.annotation.AnnotationOverhead;
+import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.contender.LockContender;
+import dev.distlock.benchmarks.report.Machine;
+import dev.distlock.benchmarks.report.MarkdownReport;
+import dev.distlock.benchmarks.report.Measurements;
+import dev.distlock.benchmarks.report.Outcome;
+import dev.distlock.benchmarks.workload.ContendedWorkload;
+import dev.distlock.benchmarks.workload.HeldLocksWorkload;
+import dev.distlock.benchmarks.workload.Latency;
+import dev.distlock.benchmarks.workload.Throughput;
+import dev.distlock.benchmarks.workload.UncontendedWorkload;
+
+/**
+ * Runs every workload against every library on one Redis it starts itself, and writes the
+ * Markdown results. System properties: {@code benchmarks.quick=true} for a short smoke
+ * run, {@code benchmarks.output} for the results file (default
+ * {@code results/benchmark-results.md}).
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class BenchmarkMain {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final int ROUND_TRIP_SAMPLES = 20_000;
+
+	private BenchmarkMain() {
+	}
+
+	/**
+	 * Run the benchmarks.
+	 * @param args not used
+	 * @throws Exception if Redis cannot be started or the results cannot be written
+	 */
+	public static void main(String[] args) throws Exception {
+		RunSettings settings = Boolean.getBoolean("benchmarks.quick") ? RunSettings.quick() : RunSettings.full();
+		List<Contender> contenders = contenders(System.getProperty("benchmarks.contenders", ""));
+		Path output = Path.of(System.getProperty("benchmarks.output", "results/benchmark-results.md"));
+		Path work = Files.createTempDirectory("distlock-benchmarks");
+		Measurements measurements = new Measurements();
+		Machine machine;
+		try (RedisServer redis = RedisServer.start(work.resolve("redis.log").toFile());
+				RedisAdmin admin = new RedisAdmin(redis.endpoint())) {
+			machine = Machine.current(admin.version());
+			RedisEndpoint endpoint = redis.endpoint();
+			measurements.roundTrip = Latency.of(admin.pingRoundTrips(ROUND_TRIP_SAMPLES));
+			UncontendedWorkload uncontended = new UncontendedWorkload(settings.uncontended());
+			for (Contender contender : contenders) {
+				log("uncontended: " + contender.label());
+				admin.flush();
+				measurements.uncontendedSingle.put(contender,
+						Outcome.of(() -> uncontended(contender, endpoint, uncontended, 1)));
+				measurements.uncontendedMulti.put(contender,
+						Outcome.of(() -> uncontended(contender, endpoint, uncontended, settings.threads())));
+			}
+			ContendedWorkload contended = new ContendedWorkload(settings.contended(), settings.processes(),
+					settings.threadsPerProcess(), work);
+			for (Contender contender : contenders) {
+				log("contended: " + contender.label());
+				measurements.contended.put(contender, Outcome.of(() -> contended.run(contender, endpoint, admin)));
+			}
+			HeldLocksWorkload held = new HeldLocksWorkload(settings.heldLease(), settings.heldWindow());
+			for (Contender contender : contenders) {
+				log("held locks: " + contender.label());
+				measurements.held.put(contender,
+						contender.renews()
+								? Outcome.of(() -> held.run(contender, endpoint, admin, settings.heldLocks(contender)))
+								: Outcome.notApplicable("no renewal (fixed lease only)"));
+			}
+		}
+		log("annotation overhead (JMH)");
+		measurements.annotation = Outcome.of(() -> AnnotationOverhead
+			.measure(ManagementFactory.getRuntimeMXBean().getInputArguments(), settings.jmhIterationSeconds()));
+		String report = new MarkdownReport(machine, settings).render(measurements, Instant.now());
+		Files.createDirectories(output.toAbsolutePath().getParent());
+		Files.writeString(output, report);
+		System.out.println(report);
+		log("results written to " + output.toAbsolutePath() + "; worker logs in " + work);
+		// lock4j's renewal timers are non-daemon threads that would keep the JVM alive
+		System.exit(0);
+	}
+
+	private static List<Contender> contenders(String names) {
+		if (names.isBlank()) {
+			return List.of(Contender.values());
+		}
+		return Arrays.stream(names.split(",")).map(String::trim).map(Contender::valueOf).sorted().toList();
+	}
+
+	private static Throughput uncontended(Contender contender, RedisEndpoint endpoint, UncontendedWorkload workload,
+			int threads) throws Exception {
+		try (LockContender lock = contender.connect(endpoint, LEASE, false)) {
+			return workload.run(lock, threads);
+		}
+	}
+
+	private static void log(String message) {
+		System.err.println("[benchmarks " + Instant.now() + "] " + message);
+	}
+
+}

@@ -1,0 +1,245 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.benchmarks.report;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+import dev.distlock.benchmarks.RunSettings;
+import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.ContendedResult;
+import dev.distlock.benchmarks.workload.HeldLocksResult;
+import dev.distlock.benchmarks.workload.Throughput;
+
+/**
+ * Renders a run as Markdown: the machine, the targets with their verdicts, and one table
+ * per workload with absolute figures and ratios to the floor and to distlock.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class MarkdownReport {
+
+	private final Machine machine;
+
+	private final RunSettings settings;
+
+	/**
+	 * Create a report.
+	 * @param machine where the run took place
+	 * @param settings how the run was configured
+	 */
+	public MarkdownReport(Machine machine, RunSettings settings) {
+		this.machine = machine;
+		this.settings = settings;
+	}
+
+	/**
+	 * Render the measurements.
+	 * @param measurements what the run measured
+	 * @param finished when the run finished
+	 * @return the Markdown text
+	 */
+	public String render(Measurements measurements, Instant finished) {
+		StringBuilder out = new StringBuilder();
+		out.append("# distlock benchmark results\n\n");
+		machine(out, measurements, finished);
+		targets(out, Targets.evaluate(measurements));
+		uncontended(out, "Uncontended acquire+release, 1 thread", measurements.uncontendedSingle);
+		uncontended(out, "Uncontended acquire+release, " + this.settings.threads() + " threads on distinct keys",
+				measurements.uncontendedMulti);
+		contended(out, measurements);
+		held(out, measurements);
+		annotation(out, measurements);
+		return out.toString();
+	}
+
+	private void machine(StringBuilder out, Measurements measurements, Instant finished) {
+		out.append("Run finished ").append(finished).append(".\n\n");
+		out.append("| Machine | |\n|---|---|\n");
+		out.append("| CPU | ")
+			.append(this.machine.cpu())
+			.append(", ")
+			.append(this.machine.cores())
+			.append(" cores |\n");
+		out.append("| Memory | ").append(this.machine.memoryGib()).append(" GiB |\n");
+		out.append("| OS | ").append(this.machine.os()).append(" |\n");
+		out.append("| JDK | ").append(this.machine.jdk()).append(" |\n");
+		out.append("| JVM options (every JVM) | `").append(String.join(" ", this.machine.jvmArgs())).append("` |\n");
+		out.append("| Redis | ")
+			.append(this.machine.redisVersion())
+			.append(" on loopback, no persistence, started by the run, shared by all libraries |\n");
+		out.append("| Redis round trip (PING) | p50 ")
+			.append(Format.micros(measurements.roundTrip.p50Nanos()))
+			.append(" us, p99 ")
+			.append(Format.micros(measurements.roundTrip.p99Nanos()))
+			.append(" us |\n");
+		out.append("| Phases | ").append(this.settings.describe()).append(" |\n\n");
+	}
+
+	private static void targets(StringBuilder out, List<Target> targets) {
+		out.append("## Targets\n\n| Target | distlock | Reference | Verdict | Note |\n|---|---|---|---|---|\n");
+		for (Target target : targets) {
+			out.append("| ")
+				.append(target.name())
+				.append(" | ")
+				.append(target.measured())
+				.append(" | ")
+				.append(target.reference())
+				.append(" | **")
+				.append(target.verdict())
+				.append("** | ")
+				.append(target.note())
+				.append(" |\n");
+		}
+		out.append('\n');
+	}
+
+	private static void uncontended(StringBuilder out, String title, Map<Contender, Outcome<Throughput>> results) {
+		out.append("## ").append(title).append("\n\n");
+		out.append("| Library | ops/s | p50 us | p99 us | vs floor | distlock vs this |\n|---|---|---|---|---|---|\n");
+		for (Map.Entry<Contender, Outcome<Throughput>> entry : results.entrySet()) {
+			out.append("| ")
+				.append(entry.getKey().label())
+				.append(" | ")
+				.append(entry.getValue()
+					.format((result) -> Format.ops(result.opsPerSecond()) + " | "
+							+ Format.micros(result.latency().p50Nanos()) + " | "
+							+ Format.micros(result.latency().p99Nanos()) + " | "
+							+ ratios(results, entry.getKey(), Throughput::opsPerSecond)))
+				.append(" |\n");
+		}
+		out.append('\n');
+	}
+
+	private void contended(StringBuilder out, Measurements measurements) {
+		Map<Contender, Outcome<ContendedResult>> results = measurements.contended;
+		out.append("## Contended: one key, ")
+			.append(this.settings.processes())
+			.append(" JVM processes x ")
+			.append(this.settings.threadsPerProcess())
+			.append(" threads\n\n");
+		out.append("Critical section: a non-atomic GET+SET increment of a Redis counter. Wait = ask to hold; ")
+			.append("hand-off = previous holder starts releasing to next (already waiting) holder holds. ")
+			.append("Violations = lost counter updates + overlapping holds.\n\n");
+		out.append("| Library | ops/s | wait p50 us | wait p99 us | hand-off p50 us | hand-off p99 us | hand-off p50 "
+				+ "in round trips | violations | wait timeouts | vs floor | distlock vs this |\n");
+		out.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+		long roundTrip = Math.max(1, measurements.roundTrip.p50Nanos());
+		for (Map.Entry<Contender, Outcome<ContendedResult>> entry : results.entrySet()) {
+			out.append("| ")
+				.append(entry.getKey().label())
+				.append(" | ")
+				.append(entry.getValue()
+					.format((result) -> Format.ops(result.opsPerSecond()) + " | "
+							+ Format.micros(result.acquireWait().p50Nanos()) + " | "
+							+ Format.micros(result.acquireWait().p99Nanos()) + " | "
+							+ Format.micros(result.handoff().p50Nanos()) + " | "
+							+ Format.micros(result.handoff().p99Nanos()) + " | "
+							+ Format.decimal(result.handoff().p50Nanos() / (double) roundTrip) + " | "
+							+ result.violations() + " | " + result.timeouts() + " | "
+							+ ratios(results, entry.getKey(), ContendedResult::opsPerSecond)))
+				.append(" |\n");
+		}
+		out.append("\nRedis commands per critical section (whole run, `INFO commandstats`, which also counts commands ")
+			.append("scripts run; the counter adds one GET and one SET):\n\n| Library | commands per critical section |\n")
+			.append("|---|---|\n");
+		for (Map.Entry<Contender, Outcome<ContendedResult>> entry : results.entrySet()) {
+			out.append("| ")
+				.append(entry.getKey().label())
+				.append(" | ")
+				.append(entry.getValue().format((result) -> perOp(result.commandsPerOp())))
+				.append(" |\n");
+		}
+		out.append('\n');
+	}
+
+	private static String perOp(Map<String, Double> commands) {
+		return commands.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue() >= 0.01)
+			.map((entry) -> entry.getKey() + " " + Format.hundredths(entry.getValue()))
+			.collect(Collectors.joining(", "));
+	}
+
+	private void held(StringBuilder out, Measurements measurements) {
+		out.append("## Locks held at once under the watchdog\n\n");
+		out.append("Lease ")
+			.append(this.settings.heldLease().toSeconds())
+			.append(" s, renewed every third of it (lock4j: its renewal mode always takes a 30 s lease and renews every ")
+			.append("10 s; it starts a timer thread per lock, so it holds a tenth of the locks). Commands are counted over ")
+			.append("at least ")
+			.append(this.settings.heldWindow().toSeconds())
+			.append(" s and one renewal interval from the Redis slow log at a zero threshold, leaving out commands ")
+			.append("that scripts run and PING. Round trips per renewal interval = commands / (window / interval); ")
+			.append("renewals scheduled with a fixed delay make a round a little longer than the interval, so a ")
+			.append("batching library's round is slightly undercounted. Heap per lock is the retained heap after ")
+			.append("garbage collection, including the caller's list of held locks.\n\n");
+		out.append("| Library | locks | still held | round trips per renewal interval | commands in window | "
+				+ "extra threads | heap per lock (bytes) |\n|---|---|---|---|---|---|---|\n");
+		for (Map.Entry<Contender, Outcome<HeldLocksResult>> entry : measurements.held.entrySet()) {
+			out.append("| ")
+				.append(entry.getKey().label())
+				.append(" | ")
+				.append(entry.getValue()
+					.format((result) -> result.locks() + " | " + result.stillHeld() + " | "
+							+ Format.decimal(result.roundTripsPerRound()) + " | " + commands(result.commands()) + " | "
+							+ result.extraThreads() + " | " + Format.ops(result.heapBytesPerLock())))
+				.append(" |\n");
+		}
+		out.append('\n');
+	}
+
+	private static String commands(Map<String, Long> commands) {
+		return commands.isEmpty() ? "none"
+				: commands.entrySet()
+					.stream()
+					.map((entry) -> entry.getKey() + " " + entry.getValue())
+					.collect(Collectors.joining(", "));
+	}
+
+	private static void annotation(StringBuilder out, Measurements measurements) {
+		out.append("## Annotation overhead (JMH, average time per call)\n\n");
+		out.append("An in-memory `LockClient` isolates the advice and the SpEL key from Redis; `handWritten` makes ")
+			.append("the same lock calls by hand, so the overhead is `annotated - handWritten`.\n\n");
+		out.append(measurements.annotation.format((nanos) -> {
+			StringBuilder table = new StringBuilder("| Benchmark | ns per call |\n|---|---|\n");
+			nanos.forEach((name, value) -> table.append("| ")
+				.append(name)
+				.append(" | ")
+				.append(Format.decimal(value))
+				.append(" |\n"));
+			return table.toString();
+		}));
+		out.append('\n');
+	}
+
+	private static <T> String ratios(Map<Contender, Outcome<T>> results, Contender contender,
+			ToDoubleFunction<T> metric) {
+		T own = Measurements.valueOf(results, contender);
+		T floor = Measurements.valueOf(results, Contender.FLOOR);
+		T distlock = Measurements.valueOf(results, Contender.DISTLOCK);
+		String vsFloor = (floor != null) ? Format.ratio(metric.applyAsDouble(own) / metric.applyAsDouble(floor)) : "-";
+		String vsDistlock = (distlock != null)
+				? Format.ratio(metric.applyAsDouble(distlock) / metric.applyAsDouble(own)) : "-";
+		return vsFloor + " | " + vsDistlock;
+	}
+
+}

@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.benchmarks.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.ContendedResult;
+import dev.distlock.benchmarks.workload.HeldLocksResult;
+import dev.distlock.benchmarks.workload.Throughput;
+
+/**
+ * Evaluates the issue's targets, all as ratios within the same run.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class Targets {
+
+	static final double UNCONTENDED_VS_FLOOR = 0.9;
+
+	static final double CONTENDED_VS_REDISSON = 1.5;
+
+	static final int HANDOFF_ROUND_TRIPS = 3;
+
+	static final int RENEWAL_ROUND_TRIPS = 100;
+
+	static final double ANNOTATION_NANOS = 2000;
+
+	private Targets() {
+	}
+
+	static List<Target> evaluate(Measurements measurements) {
+		List<Target> targets = new ArrayList<>();
+		targets.add(uncontended("Uncontended, 1 thread: >= 0.9x the floor", measurements.uncontendedSingle));
+		targets.add(uncontended("Uncontended, 16 threads: >= 0.9x the floor", measurements.uncontendedMulti));
+		ContendedResult distlock = Measurements.valueOf(measurements.contended, Contender.DISTLOCK);
+		ContendedResult redisson = Measurements.valueOf(measurements.contended, Contender.REDISSON);
+		if (distlock != null && redisson != null) {
+			double ratio = distlock.opsPerSecond() / redisson.opsPerSecond();
+			targets.add(Target.of("Contended throughput: >= 1.5x Redisson",
+					Format.ops(distlock.opsPerSecond()) + " ops/s", Format.ops(redisson.opsPerSecond()) + " ops/s",
+					ratio >= CONTENDED_VS_REDISSON, Format.ratio(ratio) + " Redisson"));
+			targets.add(Target.of("Contended p99 wait: no worse than Redisson",
+					Format.micros(distlock.acquireWait().p99Nanos()) + " us",
+					Format.micros(redisson.acquireWait().p99Nanos()) + " us",
+					distlock.acquireWait().p99Nanos() <= redisson.acquireWait().p99Nanos(), "lower is better"));
+		}
+		else {
+			targets.add(Target.notMeasured("Contended: >= 1.5x Redisson, p99 wait no worse", "a contended run failed"));
+		}
+		long roundTrip = measurements.roundTrip.p50Nanos();
+		if (distlock != null) {
+			double trips = distlock.handoff().p50Nanos() / (double) roundTrip;
+			targets.add(Target.of("Hand-off p50: within 3 Redis round trips",
+					Format.micros(distlock.handoff().p50Nanos()) + " us",
+					HANDOFF_ROUND_TRIPS + " x " + Format.micros(roundTrip) + " us (PING p50)",
+					trips <= HANDOFF_ROUND_TRIPS, Format.decimal(trips) + " round trips"));
+		}
+		HeldLocksResult held = Measurements.valueOf(measurements.held, Contender.DISTLOCK);
+		if (held != null) {
+			targets.add(Target.of("10,000 held locks: <= 100 round trips per renewal round",
+					Format.decimal(held.roundTripsPerRound()), "<= " + RENEWAL_ROUND_TRIPS,
+					held.roundTripsPerRound() <= RENEWAL_ROUND_TRIPS && held.stillHeld() == held.locks(),
+					"per renewal interval; " + held.stillHeld() + "/" + held.locks() + " still held after the window"));
+			targets.add(Target.of("10,000 held locks: no per-lock threads or timers",
+					held.extraThreads() + " extra threads", "0", held.extraThreads() <= 0,
+					"thread count measured; timers: one scheduled renewal task per client (LeaseWatchdog)"));
+		}
+		targets.add(annotation(measurements.annotation));
+		long violations = measurements.contended.values()
+			.stream()
+			.filter((outcome) -> outcome.value() != null)
+			.mapToLong((outcome) -> outcome.value().violations())
+			.sum();
+		targets.add(Target.of("Mutual exclusion in every contended run: 0 violations", violations + " violations", "0",
+				violations == 0, "lost counter updates plus overlapping holds, all libraries"));
+		return targets;
+	}
+
+	private static Target uncontended(String name, Map<Contender, Outcome<Throughput>> results) {
+		Throughput distlock = Measurements.valueOf(results, Contender.DISTLOCK);
+		Throughput floor = Measurements.valueOf(results, Contender.FLOOR);
+		if (distlock == null || floor == null) {
+			return Target.notMeasured(name, "a run failed");
+		}
+		double ratio = distlock.opsPerSecond() / floor.opsPerSecond();
+		return Target.of(name, Format.ops(distlock.opsPerSecond()) + " ops/s",
+				Format.ops(floor.opsPerSecond()) + " ops/s", ratio >= UNCONTENDED_VS_FLOOR,
+				Format.ratio(ratio) + " the floor");
+	}
+
+	private static Target annotation(Outcome<Map<String, Double>> outcome) {
+		String name = "Annotation overhead (advice + SpEL): < 2 us per call";
+		Map<String, Double> nanos = outcome.value();
+		if (nanos == null) {
+			return Target.notMeasured(name, String.valueOf(outcome.failure()));
+		}
+		double overhead = nanos.get("annotated") - nanos.get("handWritten");
+		return Target.of(name, Format.decimal(overhead) + " ns", "< 2000 ns", overhead < ANNOTATION_NANOS,
+				"annotated minus the same lock calls by hand (JMH, in-memory lock client)");
+	}
+
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.benchmarks.workload;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.LongStream;
+
+import dev.distlock.benchmarks.contender.LockContender;
+import dev.distlock.benchmarks.contender.LockContender.Held;
+
+/**
+ * Uncontended acquire+release: every thread locks and unlocks a key of its own in a loop,
+ * for a warm-up and then a measured window.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class UncontendedWorkload {
+
+	private static final Duration WAIT = Duration.ofSeconds(5);
+
+	private final Phases phases;
+
+	/**
+	 * Create the workload.
+	 * @param phases warm-up and measured window
+	 */
+	public UncontendedWorkload(Phases phases) {
+		this.phases = phases;
+	}
+
+	/**
+	 * Run the workload.
+	 * @param contender the lock under test
+	 * @param threads how many threads, each on its own key
+	 * @return the throughput and latency in the measured window
+	 * @throws Exception if a lock failed
+	 */
+	public Throughput run(LockContender contender, int threads) throws Exception {
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		List<LongList> samples = new ArrayList<>();
+		List<Thread> workers = new ArrayList<>();
+		long start = System.nanoTime();
+		for (int i = 0; i < threads; i++) {
+			LongList latencies = new LongList();
+			samples.add(latencies);
+			String key = "uncontended:" + threads + ":" + i;
+			Thread worker = new Thread(() -> {
+				try {
+					loop(contender, key, start, latencies);
+				}
+				catch (Throwable ex) {
+					failure.compareAndSet(null, ex);
+				}
+			}, "uncontended-" + i);
+			worker.start();
+			workers.add(worker);
+		}
+		for (Thread worker : workers) {
+			worker.join();
+		}
+		if (failure.get() != null) {
+			throw new IllegalStateException("Uncontended run failed: " + failure.get(), failure.get());
+		}
+		long[] all = samples.stream().flatMapToLong((list) -> LongStream.of(list.toArray())).toArray();
+		return new Throughput(threads, all.length / this.phases.measureSeconds(), Latency.of(all));
+	}
+
+	private void loop(LockContender contender, String key, long start, LongList latencies) throws InterruptedException {
+		long measureStart = this.phases.measureStart(start);
+		long end = this.phases.measureEnd(start);
+		long began;
+		while ((began = System.nanoTime()) < end) {
+			Held held = contender.tryLock(key, WAIT);
+			if (held == null) {
+				throw new IllegalStateException("Uncontended lock '" + key + "' was not acquired within " + WAIT);
+			}
+			held.unlock();
+			if (began >= measureStart) {
+				latencies.add(System.nanoTime() - began);
+			}
+		}
+	}
+
+}
