@@ -60,6 +60,8 @@ public final class RedisLockClient implements LockClient {
 
 	private static final Duration SUBSCRIPTION_TIMEOUT = Duration.ofSeconds(2);
 
+	private static final Duration SUBSCRIPTION_LINGER = Duration.ofSeconds(1);
+
 	private static final long UNKNOWN_TTL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final String clientId = UUID.randomUUID().toString();
@@ -100,8 +102,8 @@ public final class RedisLockClient implements LockClient {
 		this.commands = new RedisLockCommands(redis);
 		this.watchdog = new LeaseWatchdog(this.commands, settings.watchdogLease(), settings.renewalBatchSize(),
 				() -> isCluster(connectionFactory), name + "-watchdog");
-		this.subscriptions = new ReleaseSubscriptions(connectionFactory, SUBSCRIPTION_TIMEOUT, name,
-				settings.keyPrefix() + "client:" + this.clientId);
+		this.subscriptions = new ReleaseSubscriptions(connectionFactory, SUBSCRIPTION_TIMEOUT, SUBSCRIPTION_LINGER,
+				name, settings.keyPrefix() + "client:" + this.clientId);
 	}
 
 	/**

@@ -19,11 +19,15 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
@@ -57,18 +61,31 @@ final class ReleaseSubscriptions implements AutoCloseable {
 
 	private volatile boolean connected;
 
+	private final long lingerNanos;
+
+	private final ScheduledExecutorService sweeper;
+
 	private volatile boolean closed;
 
 	/**
 	 * Create the subscriptions of one client.
 	 * @param connectionFactory the factory for the pub/sub connection
 	 * @param subscriptionTimeout how long to wait for Redis to confirm a subscription
-	 * @param name the name of the listener container
+	 * @param linger how long a channel stays subscribed after its last waiter left
+	 * @param name the name of the listener container and the prefix of its thread
 	 * @param clientChannel the client's own channel, subscribed for as long as it lives
 	 */
-	ReleaseSubscriptions(RedisConnectionFactory connectionFactory, Duration subscriptionTimeout, String name,
-			String clientChannel) {
+	ReleaseSubscriptions(RedisConnectionFactory connectionFactory, Duration subscriptionTimeout, Duration linger,
+			String name, String clientChannel) {
 		this.clientTopic = ChannelTopic.of(clientChannel);
+		this.lingerNanos = linger.toNanos();
+		this.sweeper = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, name + "-subscriptions");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.sweeper.scheduleWithFixedDelay(this::unsubscribeIdleChannels, this.lingerNanos, this.lingerNanos,
+				TimeUnit.NANOSECONDS);
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(new SyncTaskExecutor());
@@ -117,11 +134,31 @@ final class ReleaseSubscriptions implements AutoCloseable {
 	}
 
 	/**
+	 * Unsubscribe from every channel whose last waiter left more than the linger ago.
+	 * Called by the sweeper; never throws.
+	 */
+	void unsubscribeIdleChannels() {
+		long now = System.nanoTime();
+		for (ChannelWaiters waiters : this.channels.values()) {
+			if (waiters.idleLongerThanLinger(now)) {
+				this.channels.computeIfPresent(waiters.topic.getTopic(),
+						(name, current) -> (current == waiters && current.idleLongerThanLinger(now))
+								? current.unsubscribe() : current);
+			}
+		}
+	}
+
+	int subscribedChannelCount() {
+		return this.channels.size();
+	}
+
+	/**
 	 * Wake every waiter, for example because the client is closing.
 	 */
 	@Override
 	public void close() {
 		this.closed = true;
+		this.sweeper.shutdownNow();
 		this.channels.values().forEach(ChannelWaiters::wakeAll);
 		this.container.stop();
 		try {
@@ -148,7 +185,10 @@ final class ReleaseSubscriptions implements AutoCloseable {
 		/** Guarded by the channel map. */
 		private int members;
 
-		private boolean subscribed;
+		/** When the last member left; guarded by the channel map. */
+		private long idleSince;
+
+		private volatile boolean subscribed;
 
 		private long releases;
 
@@ -207,27 +247,36 @@ final class ReleaseSubscriptions implements AutoCloseable {
 		}
 
 		/**
-		 * Leave the waiters; the last one to leave unsubscribes.
+		 * Leave the waiters. The channel stays subscribed until it has been idle for the
+		 * linger.
 		 */
 		void leave() {
 			ReleaseSubscriptions.this.channels.computeIfPresent(this.topic.getTopic(), (name, waiters) -> {
-				if (--waiters.members > 0) {
-					return waiters;
+				if (--waiters.members == 0) {
+					waiters.idleSince = System.nanoTime();
 				}
-				if (!ReleaseSubscriptions.this.closed) {
-					unsubscribe();
-				}
-				return null;
+				return waiters;
 			});
 		}
 
-		private void unsubscribe() {
+		private boolean idleLongerThanLinger(long now) {
+			return this.members == 0 && now - this.idleSince >= ReleaseSubscriptions.this.lingerNanos;
+		}
+
+		/**
+		 * Unsubscribe; the caller removes this channel from the map.
+		 * @return {@code null}, for the map
+		 */
+		private @Nullable ChannelWaiters unsubscribe() {
 			try {
-				ReleaseSubscriptions.this.container.removeMessageListener(this, this.topic);
+				if (this.subscribed) {
+					ReleaseSubscriptions.this.container.removeMessageListener(this, this.topic);
+				}
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Could not unsubscribe from " + this.topic, ex);
 			}
+			return null;
 		}
 
 		@Override
