@@ -58,7 +58,7 @@ class FailureDetectionTests {
 		this.server = TestRedis.startServer();
 		this.connectionFactory = TestRedis.connectionFactory(this.server.endpoint(), Duration.ofSeconds(2));
 		this.redis = TestRedis.template(this.connectionFactory);
-		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(300));
+		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1));
 		this.first = new RedisLockClient(this.redis, settings);
 		this.second = new RedisLockClient(this.redis, settings);
 	}

@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class LeaseTests extends RedisLockTestSupport {
 
-	private static final Duration SHORT_LEASE = Duration.ofMillis(300);
+	private static final Duration SHORT_LEASE = Duration.ofMillis(900);
 
 	@Test
 	void watchdogKeepsALockForThreeLeasesWhileAFixedLeaseExpires() throws Exception {

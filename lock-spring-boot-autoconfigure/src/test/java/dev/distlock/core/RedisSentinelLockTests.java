@@ -57,12 +57,12 @@ class RedisSentinelLockTests {
 	@Test
 	void locksRenewsAndWakesWaitersThroughSentinel() throws Exception {
 		StringRedisTemplate redis = TestRedis.template(this.connectionFactory);
-		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(300));
+		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1));
 		try (RedisLockClient first = new RedisLockClient(redis, settings);
 				RedisLockClient second = new RedisLockClient(redis, settings)) {
 			LockHandle holder = first.obtain("sentinel:order:1");
 			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
-			Thread.sleep(1000);
+			Thread.sleep(2500);
 			assertThat(holder.isHeldByCurrentThread()).isTrue();
 			LockHandle waiter = second.obtain("sentinel:order:1");
 			assertThat(waiter.tryLock(Duration.ZERO)).isFalse();
