@@ -16,17 +16,16 @@
 
 package dev.distlock.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 
 import dev.distlock.benchmarks.annotation.AnnotationOverhead;
 import dev.distlock.benchmarks.contender.Contender;
-import dev.distlock.benchmarks.contender.LockContender;
 import dev.distlock.benchmarks.report.Machine;
 import dev.distlock.benchmarks.report.MarkdownReport;
 import dev.distlock.benchmarks.report.Measurements;
@@ -34,7 +33,7 @@ import dev.distlock.benchmarks.report.Outcome;
 import dev.distlock.benchmarks.workload.ContendedWorkload;
 import dev.distlock.benchmarks.workload.HeldLocksWorkload;
 import dev.distlock.benchmarks.workload.Latency;
-import dev.distlock.benchmarks.workload.Throughput;
+import dev.distlock.benchmarks.workload.UncontendedRounds;
 import dev.distlock.benchmarks.workload.UncontendedWorkload;
 
 /**
@@ -47,8 +46,6 @@ import dev.distlock.benchmarks.workload.UncontendedWorkload;
  * @since 0.1.0
  */
 public final class BenchmarkMain {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	private static final int ROUND_TRIP_SAMPLES = 20_000;
 
@@ -66,21 +63,18 @@ public final class BenchmarkMain {
 		Path output = Path.of(System.getProperty("benchmarks.output", "results/benchmark-results.md"));
 		Path work = Files.createTempDirectory("distlock-benchmarks");
 		Measurements measurements = new Measurements();
+		String loadAtStart = loadAverage();
 		Machine machine;
 		try (RedisServer redis = RedisServer.start(work.resolve("redis.log").toFile());
 				RedisAdmin admin = new RedisAdmin(redis.endpoint())) {
 			machine = Machine.current(admin.version());
 			RedisEndpoint endpoint = redis.endpoint();
 			measurements.roundTrip = Latency.of(admin.pingRoundTrips(ROUND_TRIP_SAMPLES));
-			UncontendedWorkload uncontended = new UncontendedWorkload(settings.uncontended());
-			for (Contender contender : contenders) {
-				log("uncontended: " + contender.label());
-				admin.flush();
-				measurements.uncontendedSingle.put(contender,
-						Outcome.of(() -> uncontended(contender, endpoint, uncontended, 1)));
-				measurements.uncontendedMulti.put(contender,
-						Outcome.of(() -> uncontended(contender, endpoint, uncontended, settings.threads())));
-			}
+			UncontendedRounds uncontended = new UncontendedRounds(new UncontendedWorkload(settings.uncontended()),
+					settings.uncontendedRounds());
+			measurements.uncontendedSingle.putAll(uncontended.run(contenders, endpoint, 1, BenchmarkMain::log));
+			measurements.uncontendedMulti
+				.putAll(uncontended.run(contenders, endpoint, settings.threads(), BenchmarkMain::log));
 			ContendedWorkload contended = new ContendedWorkload(settings.contended(), settings.processes(),
 					settings.threadsPerProcess(), work);
 			for (Contender contender : contenders) {
@@ -99,6 +93,7 @@ public final class BenchmarkMain {
 		log("annotation overhead (JMH)");
 		measurements.annotation = Outcome.of(() -> AnnotationOverhead
 			.measure(ManagementFactory.getRuntimeMXBean().getInputArguments(), settings.jmhIterationSeconds()));
+		measurements.loadAverages = loadAtStart + " / " + loadAverage();
 		String report = new MarkdownReport(machine, settings).render(measurements, Instant.now());
 		Files.createDirectories(output.toAbsolutePath().getParent());
 		Files.writeString(output, report);
@@ -115,10 +110,12 @@ public final class BenchmarkMain {
 		return Arrays.stream(names.split(",")).map(String::trim).map(Contender::valueOf).sorted().toList();
 	}
 
-	private static Throughput uncontended(Contender contender, RedisEndpoint endpoint, UncontendedWorkload workload,
-			int threads) throws Exception {
-		try (LockContender lock = contender.connect(endpoint, LEASE, false)) {
-			return workload.run(lock, threads);
+	private static String loadAverage() {
+		try {
+			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+		}
+		catch (IOException ex) {
+			return "unknown";
 		}
 	}
 

@@ -25,6 +25,8 @@ import dev.distlock.benchmarks.workload.Phases;
  * How long and how wide a run measures; the same for every library.
  *
  * @param uncontended warm-up and window of each uncontended measurement
+ * @param uncontendedRounds measured rounds of uncontended measurements, taking the
+ * libraries in turn, after a warm-up round
  * @param threads threads of the multi-threaded uncontended measurement
  * @param contended warm-up and window of each contended measurement
  * @param processes worker processes of the contended measurement
@@ -36,8 +38,8 @@ import dev.distlock.benchmarks.workload.Phases;
  * @author distlock
  * @since 0.1.0
  */
-public record RunSettings(Phases uncontended, int threads, Phases contended, int processes, int threadsPerProcess,
-		int heldLocks, Duration heldLease, Duration heldWindow, int jmhIterationSeconds) {
+public record RunSettings(Phases uncontended, int uncontendedRounds, int threads, Phases contended, int processes,
+		int threadsPerProcess, int heldLocks, Duration heldLease, Duration heldWindow, int jmhIterationSeconds) {
 
 	/**
 	 * Locks lock4j holds in the held-locks run: its Redis executor starts a
@@ -50,7 +52,7 @@ public record RunSettings(Phases uncontended, int threads, Phases contended, int
 	 * @return the settings
 	 */
 	public static RunSettings full() {
-		return new RunSettings(new Phases(Duration.ofSeconds(3), Duration.ofSeconds(5)), 16,
+		return new RunSettings(new Phases(Duration.ofSeconds(1), Duration.ofSeconds(2)), 3, 16,
 				new Phases(Duration.ofSeconds(3), Duration.ofSeconds(10)), 4, 4, 10_000, Duration.ofSeconds(3),
 				Duration.ofSeconds(6), 1);
 	}
@@ -60,7 +62,7 @@ public record RunSettings(Phases uncontended, int threads, Phases contended, int
 	 * @return the settings
 	 */
 	public static RunSettings quick() {
-		return new RunSettings(new Phases(Duration.ofMillis(300), Duration.ofMillis(500)), 16,
+		return new RunSettings(new Phases(Duration.ofMillis(300), Duration.ofMillis(500)), 1, 16,
 				new Phases(Duration.ofMillis(500), Duration.ofSeconds(1)), 4, 4, 1_000, Duration.ofSeconds(3),
 				Duration.ofSeconds(3), 1);
 	}
@@ -79,8 +81,9 @@ public record RunSettings(Phases uncontended, int threads, Phases contended, int
 	 * @return the description
 	 */
 	public String describe() {
-		return "uncontended " + seconds(this.uncontended) + ", contended " + seconds(this.contended)
-				+ " (warm-up + measured, per library)";
+		return "uncontended 1 warm-up + " + this.uncontendedRounds
+				+ " measured rounds taking the libraries in turn, each " + seconds(this.uncontended) + "; contended "
+				+ seconds(this.contended) + " (warm-up + measured, per library)";
 	}
 
 	private static String seconds(Phases phases) {

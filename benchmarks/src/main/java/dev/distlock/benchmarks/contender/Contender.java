@@ -51,7 +51,12 @@ public enum Contender {
 	/**
 	 * Raw Lettuce {@code SET NX PX} plus an {@code EVALSHA} compare-and-delete.
 	 */
-	FLOOR("floor (Lettuce SET NX PX + EVALSHA)", false);
+	FLOOR("floor (Lettuce SET NX PX + EVALSHA)", false),
+
+	/**
+	 * Diagnostic: the floor's commands through Spring Data Redis.
+	 */
+	TEMPLATE_FLOOR("diagnostic: floor via Spring Data Redis", false);
 
 	private static final Duration LOCK4J_RENEWAL_INTERVAL = Duration.ofSeconds(10);
 
@@ -106,6 +111,7 @@ public enum Contender {
 			case SPRING_INTEGRATION -> new SpringIntegrationContender(endpoint, lease, renew);
 			case LOCK4J -> new Lock4jContender(endpoint, lease, renew);
 			case FLOOR -> new FloorContender(endpoint, lease);
+			case TEMPLATE_FLOOR -> new TemplateFloorContender(endpoint, lease);
 		};
 	}
 

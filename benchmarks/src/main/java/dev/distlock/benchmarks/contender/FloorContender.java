@@ -38,14 +38,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class FloorContender implements LockContender {
 
-	private static final String RELEASE = """
+	static final String RELEASE = """
 			if redis.call('get', KEYS[1]) == ARGV[1] then
 			  return redis.call('del', KEYS[1])
 			end
 			return 0
 			""";
 
-	private static final long POLL_MILLIS = 1;
+	static final long POLL_MILLIS = 1;
 
 	private final RedisClient client;
 

@@ -41,6 +41,10 @@ final class Format {
 		return String.format(Locale.ROOT, "%.2fx", ratio);
 	}
 
+	static String percent(double fraction) {
+		return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
+	}
+
 	static String hundredths(double value) {
 		return String.format(Locale.ROOT, "%.2f", value);
 	}

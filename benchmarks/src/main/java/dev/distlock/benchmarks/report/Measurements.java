@@ -49,6 +49,9 @@ public final class Measurements {
 	/** Round-trip time of {@code PING} on the benchmark Redis. */
 	public Latency roundTrip = new Latency(0, 0, 0);
 
+	/** The machine's 1-minute load average at the start and at the end of the run. */
+	public String loadAverages = "";
+
 	/** JMH benchmark method to nanoseconds per call. */
 	public Outcome<Map<String, Double>> annotation = Outcome.notApplicable("not run");
 

@@ -63,7 +63,8 @@ final class Targets {
 					distlock.acquireWait().p99Nanos() <= redisson.acquireWait().p99Nanos(), "lower is better"));
 		}
 		else {
-			targets.add(Target.notMeasured("Contended: >= 1.5x Redisson, p99 wait no worse", "a contended run failed"));
+			targets.add(Target.notMeasured("Contended: >= 1.5x Redisson, p99 wait no worse",
+					"distlock or Redisson was not measured"));
 		}
 		long roundTrip = measurements.roundTrip.p50Nanos();
 		if (distlock != null) {
@@ -98,7 +99,7 @@ final class Targets {
 		Throughput distlock = Measurements.valueOf(results, Contender.DISTLOCK);
 		Throughput floor = Measurements.valueOf(results, Contender.FLOOR);
 		if (distlock == null || floor == null) {
-			return Target.notMeasured(name, "a run failed");
+			return Target.notMeasured(name, "distlock or the floor was not measured");
 		}
 		double ratio = distlock.opsPerSecond() / floor.opsPerSecond();
 		return Target.of(name, Format.ops(distlock.opsPerSecond()) + " ops/s",

@@ -37,7 +37,8 @@ import java.util.Map;
  * @since 0.1.0
  */
 public record ContendedResult(int processes, int threadsPerProcess, double opsPerSecond, Latency acquireWait,
-		Latency handoff, long lostUpdates, long overlaps, long timeouts, Map<String, Double> commandsPerOp) {
+		Latency handoff, Latency crossProcessHandoff, double crossProcessShare, long lostUpdates, long overlaps,
+		long timeouts, Map<String, Double> commandsPerOp) {
 
 	/**
 	 * Return the number of mutual exclusion violations seen either way.

@@ -25,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -165,33 +164,10 @@ public final class ContendedWorkload {
 	private ContendedResult summarise(List<HoldEvents> events, long counter, Map<String, Long> calls) {
 		long totalOps = events.stream().mapToLong(HoldEvents::totalOps).sum();
 		long timeouts = events.stream().mapToLong(HoldEvents::timeouts).sum();
-		List<long[]> holds = new ArrayList<>();
-		for (HoldEvents record : events) {
-			for (int i = 0; i < record.acquired().length; i++) {
-				holds.add(new long[] { record.requested()[i], record.acquired()[i], record.releasing()[i] });
-			}
-		}
-		holds.sort(Comparator.comparingLong((hold) -> hold[1]));
-		long[] waits = holds.stream().mapToLong((hold) -> hold[1] - hold[0]).toArray();
-		LongList handoffs = new LongList();
-		long overlaps = 0;
-		long latestRelease = Long.MIN_VALUE;
-		for (int i = 0; i < holds.size(); i++) {
-			long[] hold = holds.get(i);
-			if (hold[1] < latestRelease) {
-				overlaps++;
-			}
-			if (i > 0) {
-				long[] previous = holds.get(i - 1);
-				if (hold[0] < previous[2]) {
-					handoffs.add(hold[1] - previous[2]);
-				}
-			}
-			latestRelease = Math.max(latestRelease, hold[2]);
-		}
-		return new ContendedResult(this.processes, this.threads, holds.size() / this.phases.measureSeconds(),
-				Latency.of(waits), Latency.of(handoffs.toArray()), totalOps - counter, overlaps, timeouts,
-				perOp(calls, totalOps));
+		HoldTimeline timeline = new HoldTimeline(events);
+		return new ContendedResult(this.processes, this.threads, timeline.holds() / this.phases.measureSeconds(),
+				timeline.waits(), timeline.handoffs(false), timeline.handoffs(true), timeline.crossProcessShare(),
+				totalOps - counter, timeline.overlaps(), timeouts, perOp(calls, totalOps));
 	}
 
 	private static Map<String, Double> perOp(Map<String, Long> calls, long ops) {

@@ -47,13 +47,22 @@ public final class UncontendedWorkload {
 	}
 
 	/**
-	 * Run the workload.
+	 * Return the warm-up and measured window of one run.
+	 * @return the phases
+	 */
+	public Phases phases() {
+		return this.phases;
+	}
+
+	/**
+	 * Run the workload once.
 	 * @param contender the lock under test
 	 * @param threads how many threads, each on its own key
-	 * @return the throughput and latency in the measured window
+	 * @return the latency of every acquire+release pair that began in the measured
+	 * window, in nanoseconds
 	 * @throws Exception if a lock failed
 	 */
-	public Throughput run(LockContender contender, int threads) throws Exception {
+	public long[] run(LockContender contender, int threads) throws Exception {
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		List<LongList> samples = new ArrayList<>();
 		List<Thread> workers = new ArrayList<>();
@@ -79,8 +88,7 @@ public final class UncontendedWorkload {
 		if (failure.get() != null) {
 			throw new IllegalStateException("Uncontended run failed: " + failure.get(), failure.get());
 		}
-		long[] all = samples.stream().flatMapToLong((list) -> LongStream.of(list.toArray())).toArray();
-		return new Throughput(threads, all.length / this.phases.measureSeconds(), Latency.of(all));
+		return samples.stream().flatMapToLong((list) -> LongStream.of(list.toArray())).toArray();
 	}
 
 	private void loop(LockContender contender, String key, long start, LongList latencies) throws InterruptedException {
