@@ -66,13 +66,18 @@ final class Targets {
 			targets.add(Target.notMeasured("Contended: >= 1.5x Redisson, p99 wait no worse",
 					"distlock or Redisson was not measured"));
 		}
-		long roundTrip = measurements.roundTrip.p50Nanos();
+		long roundTrip = Math.max(1, measurements.roundTrip.p50Nanos());
 		if (distlock != null) {
 			double trips = distlock.handoff().p50Nanos() / (double) roundTrip;
+			ContendedResult floor = Measurements.valueOf(measurements.contended, Contender.FLOOR);
+			String floorTrips = (floor != null) ? "; the floor, polling every ms: "
+					+ Format.decimal(floor.handoff().p50Nanos() / (double) roundTrip) : "";
 			targets.add(Target.of("Hand-off p50: within 3 Redis round trips",
 					Format.micros(distlock.handoff().p50Nanos()) + " us",
 					HANDOFF_ROUND_TRIPS + " x " + Format.micros(roundTrip) + " us (PING p50)",
-					trips <= HANDOFF_ROUND_TRIPS, Format.decimal(trips) + " round trips"));
+					trips <= HANDOFF_ROUND_TRIPS,
+					Format.decimal(trips) + " round trips" + floorTrips + "; cross-process only: "
+							+ Format.micros(distlock.crossProcessHandoff().p50Nanos()) + " us"));
 		}
 		HeldLocksResult held = Measurements.valueOf(measurements.held, Contender.DISTLOCK);
 		if (held != null) {
@@ -102,9 +107,12 @@ final class Targets {
 			return Target.notMeasured(name, "distlock or the floor was not measured");
 		}
 		double ratio = distlock.opsPerSecond() / floor.opsPerSecond();
+		Throughput templateFloor = Measurements.valueOf(results, Contender.TEMPLATE_FLOOR);
+		String clientStack = (templateFloor != null) ? "; the floor's commands through Spring Data Redis: "
+				+ Format.ratio(templateFloor.opsPerSecond() / floor.opsPerSecond()) : "";
 		return Target.of(name, Format.ops(distlock.opsPerSecond()) + " ops/s",
 				Format.ops(floor.opsPerSecond()) + " ops/s", ratio >= UNCONTENDED_VS_FLOOR,
-				Format.ratio(ratio) + " the floor");
+				Format.ratio(ratio) + " the floor" + clientStack);
 	}
 
 	private static Target annotation(Outcome<Map<String, Double>> outcome) {
