@@ -26,11 +26,13 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the result type
  * @param value the result, {@code null} when the measurement failed
- * @param failure why the measurement failed, {@code null} when it succeeded
+ * @param failure why the measurement failed or does not apply, {@code null} when it
+ * succeeded
+ * @param applicable whether the measurement applies to the library at all
  * @author distlock
  * @since 0.1.0
  */
-public record Outcome<T>(@Nullable T value, @Nullable String failure) {
+public record Outcome<T>(@Nullable T value, @Nullable String failure, boolean applicable) {
 
 	/**
 	 * Take a measurement, turning a failure into an outcome that explains it.
@@ -40,15 +42,35 @@ public record Outcome<T>(@Nullable T value, @Nullable String failure) {
 	 */
 	public static <T> Outcome<T> of(Callable<T> measurement) {
 		try {
-			return new Outcome<>(measurement.call(), null);
+			return success(measurement.call());
 		}
 		catch (Exception | LinkageError ex) {
 			Throwable cause = ex;
 			while (cause.getCause() != null && cause.getCause() != cause) {
 				cause = cause.getCause();
 			}
-			return new Outcome<>(null, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+			return failed(cause.getClass().getSimpleName() + ": " + cause.getMessage());
 		}
+	}
+
+	/**
+	 * Return the outcome of a successful measurement.
+	 * @param <T> the result type
+	 * @param value the result
+	 * @return the outcome
+	 */
+	public static <T> Outcome<T> success(T value) {
+		return new Outcome<>(value, null, true);
+	}
+
+	/**
+	 * Return the outcome of a failed measurement.
+	 * @param <T> the result type
+	 * @param failure why it failed
+	 * @return the outcome
+	 */
+	public static <T> Outcome<T> failed(String failure) {
+		return new Outcome<>(null, failure, true);
 	}
 
 	/**
@@ -58,16 +80,20 @@ public record Outcome<T>(@Nullable T value, @Nullable String failure) {
 	 * @return the outcome
 	 */
 	public static <T> Outcome<T> notApplicable(String reason) {
-		return new Outcome<>(null, reason);
+		return new Outcome<>(null, reason, false);
 	}
 
 	/**
-	 * Format the value, or the failure as "not measurable".
+	 * Format the value, the failure as "not measurable" or why it does not apply as
+	 * "n/a".
 	 * @param formatter how to format a value
 	 * @return the text for a table cell
 	 */
 	public String format(Function<T, String> formatter) {
-		return (this.value != null) ? formatter.apply(this.value) : "not measurable: " + cell(this.failure);
+		if (this.value != null) {
+			return formatter.apply(this.value);
+		}
+		return (this.applicable ? "not measurable: " : "n/a: ") + cell(this.failure);
 	}
 
 	private static String cell(@Nullable String text) {

@@ -81,7 +81,7 @@ public final class UncontendedRounds {
 								+ ((round > 0) ? "round " + round : "warm-up round") + ": " + contender.label());
 						Outcome<long[]> outcome = Outcome.of(() -> this.workload.run(lock, threads));
 						if (outcome.value() == null) {
-							results.put(contender, Outcome.notApplicable(String.valueOf(outcome.failure())));
+							results.put(contender, Outcome.failed(String.valueOf(outcome.failure())));
 						}
 						else if (round > 0) {
 							samples.get(contender).add(outcome.value());
@@ -100,9 +100,9 @@ public final class UncontendedRounds {
 		for (Contender contender : contenders) {
 			Outcome<LockContender> connection = connected.get(contender);
 			if (connection.value() == null) {
-				results.put(contender, Outcome.notApplicable(String.valueOf(connection.failure())));
+				results.put(contender, Outcome.failed(String.valueOf(connection.failure())));
 			}
-			results.computeIfAbsent(contender, (key) -> new Outcome<>(merge(samples.get(contender), threads), null));
+			results.computeIfAbsent(contender, (key) -> Outcome.success(merge(samples.get(contender), threads)));
 		}
 		return results;
 	}
