@@ -32,20 +32,22 @@ final class LockScripts {
 	/**
 	 * Acquire: {@code SET NX PX} the owner token; on success grant a fencing token that
 	 * is the larger of the server clock in microseconds and the last grant plus one, so
-	 * tokens keep increasing even after the fence key expired. Returns {@code {1, fence}}
-	 * when acquired, else {@code {0, pttl}} of the current holder. KEYS: lock, fence.
-	 * ARGV: token, lease millis.
+	 * tokens keep increasing even after the fence key expired. The fence key is written
+	 * and read in one {@code SET ... GET} (Redis 6.2+), and written again only in the
+	 * rare case of two grants within one microsecond. Returns {@code {1, fence}} when
+	 * acquired, else {@code {0, pttl}} of the current holder. KEYS: lock, fence. ARGV:
+	 * token, lease millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of("""
 			if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 			  local now = redis.call('time')
 			  local fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-			  local last = tonumber(redis.call('get', KEYS[2]))
+			  local last = tonumber(redis.call('set', KEYS[2], string.format('%d', fence), 'PX', ARGV[2], 'GET'))
 			  if last ~= nil and last >= fence then
 			    fence = last + 1
+			    redis.call('set', KEYS[2], string.format('%d', fence), 'PX', ARGV[2])
 			  end
-			  redis.call('set', KEYS[2], string.format('%d', fence), 'PX', ARGV[2])
 			  return {1, fence}
 			end
 			return {0, redis.call('pttl', KEYS[1])}
