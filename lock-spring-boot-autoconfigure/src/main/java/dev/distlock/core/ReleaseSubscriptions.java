@@ -148,10 +148,6 @@ final class ReleaseSubscriptions implements AutoCloseable {
 		}
 	}
 
-	int subscribedChannelCount() {
-		return this.channels.size();
-	}
-
 	/**
 	 * Wake every waiter, for example because the client is closing.
 	 */
