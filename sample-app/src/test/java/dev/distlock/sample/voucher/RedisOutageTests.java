@@ -16,19 +16,15 @@
 
 package dev.distlock.sample.voucher;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 
 import dev.distlock.sample.VoucherApplication;
+import dev.distlock.sample.load.VoucherApiClient;
 import dev.distlock.test.RedisServerHandle;
 import dev.distlock.test.TestRedis;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -43,10 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisOutageTests {
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
 	@Test
 	void orderWhileRedisIsDownIsLockUnavailableAndOrdersNothing() {
 		try (RedisServerHandle redis = TestRedis.startServer();
@@ -56,43 +48,17 @@ class RedisOutageTests {
 						"--spring.data.redis.host=" + redis.endpoint().host(),
 						"--spring.data.redis.port=" + redis.endpoint().port(), "--spring.data.redis.timeout=1s",
 						"--sample.embedded-redis.enabled=false")) {
-			String base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
-			long voucher = this.json
-				.readTree(send(HttpRequest.newBuilder(URI.create(base + "/api/vouchers"))
-					.header("Content-Type", "application/json")
-					.POST(BodyPublishers.ofString("{\"title\":\"Outage\",\"stock\":5}"))
-					.build()).body())
-				.get("id")
-				.asLong();
+			VoucherApiClient api = new VoucherApiClient(HttpClient.newHttpClient(),
+					URI.create("http://localhost:" + context.getEnvironment().getProperty("local.server.port")));
+			long voucher = api.createVoucher("Outage", 5);
 			redis.stop();
-			HttpResponse<String> down = order(base, voucher);
+			HttpResponse<String> down = api.orderAsync(voucher, 1).join();
 			assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
-			assertThat(this.json.readTree(down.body()).get("code").asString()).isEqualTo("lock-unavailable");
-			assertThat(send(HttpRequest.newBuilder(URI.create(base + "/api/vouchers/" + voucher + "/orders")).build())
-				.body()).isEqualTo("[]");
+			assertThat(api.problemCode(down.body())).isEqualTo("lock-unavailable");
+			assertThat(api.orderingUsers(voucher)).isEmpty();
 			redis.start();
-			HttpResponse<String> back = order(base, voucher);
+			HttpResponse<String> back = api.orderAsync(voucher, 1).join();
 			assertThat(back.statusCode()).as(back.body()).isEqualTo(201);
-		}
-	}
-
-	private HttpResponse<String> order(String base, long voucher) {
-		return send(HttpRequest.newBuilder(URI.create(base + "/api/vouchers/" + voucher + "/orders"))
-			.header("X-User-Id", "1")
-			.POST(BodyPublishers.noBody())
-			.build());
-	}
-
-	private HttpResponse<String> send(HttpRequest request) {
-		try {
-			return this.http.send(request, BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
 		}
 	}
 
