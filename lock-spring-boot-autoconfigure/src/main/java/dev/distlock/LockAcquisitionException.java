@@ -17,6 +17,7 @@
 package dev.distlock;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
@@ -31,6 +32,8 @@ public class LockAcquisitionException extends DistributedLockException {
 
 	private final Duration waitTime;
 
+	private final @Nullable Duration holderLeaseRemaining;
+
 	/**
 	 * Create a new exception.
 	 * @param key the lock key
@@ -38,8 +41,28 @@ public class LockAcquisitionException extends DistributedLockException {
 	 * @param cause the cause (for example an {@link InterruptedException}), if any
 	 */
 	public LockAcquisitionException(String key, Duration waitTime, @Nullable Throwable cause) {
+		this(key, waitTime, cause, null);
+	}
+
+	private LockAcquisitionException(String key, Duration waitTime, @Nullable Throwable cause,
+			@Nullable Duration holderLeaseRemaining) {
 		super(key, describe(key, waitTime, cause), cause);
 		this.waitTime = waitTime;
+		this.holderLeaseRemaining = holderLeaseRemaining;
+	}
+
+	/**
+	 * Create a new exception for a lock that stayed busy for the whole wait time, with
+	 * what the lock store said about the current holder's lease.
+	 * @param key the lock key
+	 * @param waitTime how long the caller was prepared to wait
+	 * @param holderLeaseRemaining how long the current holder's lease had left at the
+	 * last attempt, or {@code null} if unknown
+	 * @return the exception
+	 */
+	public static LockAcquisitionException busy(String key, Duration waitTime,
+			@Nullable Duration holderLeaseRemaining) {
+		return new LockAcquisitionException(key, waitTime, null, holderLeaseRemaining);
 	}
 
 	/**
@@ -57,6 +80,16 @@ public class LockAcquisitionException extends DistributedLockException {
 	 */
 	public Duration getWaitTime() {
 		return this.waitTime;
+	}
+
+	/**
+	 * Return how long the holder's lease had left when the lock was last found busy, for
+	 * example to answer with a {@code Retry-After}. Empty when unknown, when the wait was
+	 * interrupted, or when the lock was queued behind another caller of this client.
+	 * @return the holder's remaining lease, if known
+	 */
+	public Optional<Duration> getHolderLeaseRemaining() {
+		return Optional.ofNullable(this.holderLeaseRemaining);
 	}
 
 	private static String describe(String key, Duration waitTime, @Nullable Throwable cause) {

@@ -20,8 +20,10 @@ import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
+import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A distributed lock on one key, with {@link java.util.concurrent.locks.ReentrantLock}
@@ -66,6 +68,22 @@ public interface LockHandle extends Lock {
 	 * @throws LockLostException if the calling thread re-enters a lock it has lost
 	 */
 	boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException;
+
+	/**
+	 * Acquire the lock, waiting at most {@code waitTime}, or fail with an exception that
+	 * says how long the current holder's lease had left.
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @throws LockAcquisitionException if the lock stayed busy for the whole wait time
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws LockLostException if the calling thread re-enters a lock it has lost
+	 */
+	default void acquire(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		boolean acquired = (leaseTime != null) ? tryLock(waitTime, leaseTime) : tryLock(waitTime);
+		if (!acquired) {
+			throw LockAcquisitionException.busy(key(), waitTime, null);
+		}
+	}
 
 	/**
 	 * Release one hold; the Redis key is removed when the hold count reaches zero.
