@@ -122,7 +122,7 @@ public class DistlockProperties {
 	 * @return the settings
 	 */
 	public LockClientSettings toClientSettings() {
-		return new LockClientSettings(this.keyPrefix, this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
 	}
 
 	/**

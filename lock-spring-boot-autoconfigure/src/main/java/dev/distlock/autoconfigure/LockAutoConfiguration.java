@@ -16,8 +16,10 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.LockStore;
+import dev.distlock.core.RedisLockStore;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -26,14 +28,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} of a {@link LockClient} on the application's
- * {@link StringRedisTemplate}. Runs after Spring Boot's Redis auto-configuration (Spring
- * Boot 3.5 and 4.x), backs off when the application defines its own {@link LockClient},
- * and is off with {@code distlock.enabled=false}.
+ * Auto-configuration} of a {@link LockClient} on a {@link LockStore}, by default a
+ * {@link RedisLockStore} on the application's {@link StringRedisTemplate}. Runs after
+ * Spring Boot's Redis auto-configuration (Spring Boot 3.5 and 4.x), backs off when the
+ * application defines its own {@link LockStore} or {@link LockClient}, and is off with
+ * {@code distlock.enabled=false}.
  *
  * @author distlock
  * @since 0.1.0
@@ -47,9 +51,21 @@ public final class LockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
+	@ConditionalOnSingleCandidate(LockStore.class)
+	DefaultLockClient lockClient(LockStore lockStore, DistlockProperties properties) {
+		return new DefaultLockClient(lockStore, properties.toClientSettings());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean({ LockStore.class, LockClient.class })
 	@ConditionalOnSingleCandidate(StringRedisTemplate.class)
-	RedisLockClient lockClient(StringRedisTemplate redisTemplate, DistlockProperties properties) {
-		return new RedisLockClient(redisTemplate, properties.toClientSettings());
+	static class RedisLockStoreConfiguration {
+
+		@Bean(destroyMethod = "close")
+		RedisLockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
+			return new RedisLockStore(redisTemplate, properties.getKeyPrefix());
+		}
+
 	}
 
 }

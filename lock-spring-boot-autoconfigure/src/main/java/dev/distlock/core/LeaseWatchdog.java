@@ -18,29 +18,25 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.ToIntFunction;
 
+import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.core.LockStore.RenewalOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 
 /**
  * Renews the leases of every watchdog-mode lock one client holds, from one scheduler
- * thread, every third of the lease. Leases are renewed in batches, one owner-checked
- * script per batch, so the number of round trips grows with the number of batches, not
- * with the number of locks. A lease found under another owner is marked lost and no
- * longer renewed; a lost lease is never re-created.
+ * thread, every third of the lease, handing the store up to a batch of leases per call. A
+ * lease the store reports lost is marked lost and no longer renewed; a lost lease is
+ * never re-created. A lease released while its renewal was in flight is not reported:
+ * release stops watching before it asks the store, and a loss counts only if the lease
+ * was still watched.
  *
  * @author distlock
  * @since 0.1.0
@@ -49,35 +45,29 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
 
-	private final RedisLockCommands commands;
+	static final String TAKEN = "the watchdog found the key expired or owned by another client";
 
-	private final long leaseMillis;
+	private final LockStore store;
+
+	private final Duration lease;
 
 	private final int batchSize;
 
-	private final BooleanSupplier clusterDetector;
-
-	private @Nullable ToIntFunction<String> batchGroup;
-
-	private final Set<Renewal> watched = ConcurrentHashMap.newKeySet();
+	private final Set<Lease> watched = ConcurrentHashMap.newKeySet();
 
 	private final ScheduledExecutorService scheduler;
 
 	/**
 	 * Create and start a watchdog.
-	 * @param commands the Redis commands
+	 * @param store the store to renew in
 	 * @param lease the lease to renew to
-	 * @param batchSize leases per renewal script
-	 * @param clusterDetector tells, on the first renewal, whether Redis runs as a
-	 * cluster, in which case a batch holds keys of one hash slot only
+	 * @param batchSize leases per store call
 	 * @param threadName the scheduler thread's name
 	 */
-	LeaseWatchdog(RedisLockCommands commands, Duration lease, int batchSize, BooleanSupplier clusterDetector,
-			String threadName) {
-		this.commands = commands;
-		this.leaseMillis = lease.toMillis();
+	LeaseWatchdog(LockStore store, Duration lease, int batchSize, String threadName) {
+		this.store = store;
+		this.lease = lease;
 		this.batchSize = batchSize;
-		this.clusterDetector = clusterDetector;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, threadName);
 			thread.setDaemon(true);
@@ -87,12 +77,12 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.scheduler.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
 	}
 
-	void watch(LockEntry entry, String token) {
-		this.watched.add(new Renewal(entry, token));
+	void watch(Lease lease) {
+		this.watched.add(lease);
 	}
 
-	void unwatch(LockEntry entry, String token) {
-		this.watched.remove(new Renewal(entry, token));
+	void unwatch(Lease lease) {
+		this.watched.remove(lease);
 	}
 
 	int watchedCount() {
@@ -103,67 +93,39 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * Renew every watched lease now. Called by the scheduler; never throws.
 	 */
 	void renewAll() {
-		List<List<Renewal>> batches;
-		try {
-			batches = batches();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not reach Redis to renew lock leases", ex);
-			return;
-		}
-		for (List<Renewal> batch : batches) {
+		List<Lease> leases = new ArrayList<>(this.watched);
+		for (int from = 0; from < leases.size(); from += this.batchSize) {
+			List<Lease> batch = leases.subList(from, Math.min(leases.size(), from + this.batchSize));
 			try {
 				renew(batch);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Could not renew " + batch.size() + " lock lease(s); retrying in " + (this.leaseMillis / 3)
-						+ " ms unless the lease runs out first", ex);
+				logger.warn("Could not renew " + batch.size() + " lock lease(s)", ex);
 			}
 		}
 	}
 
-	private List<List<Renewal>> batches() {
-		if (this.watched.isEmpty()) {
-			return List.of();
-		}
-		ToIntFunction<String> batchGroup = batchGroup();
-		Map<Integer, List<List<Renewal>>> groups = new LinkedHashMap<>();
-		for (Renewal renewal : this.watched) {
-			List<List<Renewal>> group = groups.computeIfAbsent(batchGroup.applyAsInt(renewal.entry().keys.lockKey()),
-					(slot) -> new ArrayList<>());
-			if (group.isEmpty() || group.get(group.size() - 1).size() == this.batchSize) {
-				group.add(new ArrayList<>(Math.min(this.batchSize, this.watched.size())));
-			}
-			group.get(group.size() - 1).add(renewal);
-		}
-		return groups.values().stream().flatMap(List::stream).toList();
-	}
-
-	private ToIntFunction<String> batchGroup() {
-		ToIntFunction<String> batchGroup = this.batchGroup;
-		if (batchGroup == null) {
-			batchGroup = this.clusterDetector.getAsBoolean() ? ClusterSlotHashUtil::calculateSlot : (key) -> 0;
-			this.batchGroup = batchGroup;
-		}
-		return batchGroup;
-	}
-
-	private void renew(List<Renewal> batch) {
-		long started = System.nanoTime();
-		List<Boolean> renewed = this.commands.renew(batch.stream().map((r) -> r.entry().keys.lockKey()).toList(),
-				batch.stream().map(Renewal::token).toList(), this.leaseMillis);
-		long leaseDeadline = started + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+	private void renew(List<Lease> batch) {
+		long requestedAt = System.nanoTime();
+		List<RenewalOutcome> outcomes = this.store
+			.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease);
+		int failed = 0;
 		for (int i = 0; i < batch.size(); i++) {
-			Renewal renewal = batch.get(i);
-			if (renewed.get(i)) {
-				renewal.entry().renewed(renewal.token(), leaseDeadline);
+			Lease lease = batch.get(i);
+			switch (outcomes.get(i)) {
+				case RENEWED -> lease.renewed(requestedAt);
+				case LOST -> {
+					if (this.watched.remove(lease)) {
+						lease.lost(TAKEN);
+						logger.warn("Lock '" + lease.key() + "' was lost: its key expired or has another owner");
+					}
+				}
+				case FAILED -> failed++;
 			}
-			else {
-				renewal.entry().lost(renewal.token(), "the watchdog found the key expired or owned by another client");
-				this.watched.remove(renewal);
-				logger
-					.warn("Lock '" + renewal.entry().keys.name() + "' was lost: its key expired or has another owner");
-			}
+		}
+		if (failed > 0) {
+			logger.warn("Could not renew " + failed + " lock lease(s); retrying in "
+					+ this.lease.dividedBy(3).toMillis() + " ms unless the lease runs out first");
 		}
 	}
 
@@ -171,10 +133,6 @@ final class LeaseWatchdog implements AutoCloseable {
 	public void close() {
 		this.scheduler.shutdownNow();
 		this.watched.clear();
-	}
-
-	private record Renewal(LockEntry entry, String token) {
-
 	}
 
 }

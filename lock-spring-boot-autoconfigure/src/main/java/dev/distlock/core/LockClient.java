@@ -17,13 +17,22 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockBackendException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Entry point of the lock engine: hands out {@link LockHandle lock handles} by key and
- * runs code under a lock. <pre class="code">
+ * Entry point of the lock engine. Locks come in two forms:
+ * <ul>
+ * <li>{@link LockHandle lock handles} ({@link #obtain(String)}): a reentrant
+ * {@link java.util.concurrent.locks.Lock} owned by the thread that locked it;</li>
+ * <li>{@link LockHold holds} ({@link #acquire}, {@link #acquireAsync}): one acquisition
+ * owned by a call, releasable from any thread, for work that continues elsewhere.</li>
+ * </ul>
+ * Both share one local queue per key, so threads and calls of one client take turns
+ * before any of them talks to the backend. <pre class="code">
  * lockClient.execute("order:" + userId, Duration.ofSeconds(2), (lock) -&gt; {
  *     return orders.place(userId, lock.fencingToken());
  * });
@@ -31,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author distlock
  * @since 0.1.0
- * @see RedisLockClient
+ * @see DefaultLockClient
  */
 public interface LockClient extends AutoCloseable {
 
@@ -42,6 +51,34 @@ public interface LockClient extends AutoCloseable {
 	 * @throws IllegalArgumentException if the key is blank
 	 */
 	LockHandle obtain(String key);
+
+	/**
+	 * Acquire the lock on {@code key} for the calling code, blocking the calling thread
+	 * for at most {@code waitTime} (plus the backend's command timeout).
+	 * @param key the lock key, not blank
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the hold; release it when done
+	 * @throws LockAcquisitionException if the lock stayed busy for the whole wait time
+	 * @throws LockBackendException if the backend failed; nothing is left locked
+	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
+	 * @throws IllegalStateException if the client is closed
+	 */
+	LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException;
+
+	/**
+	 * Acquire the lock on {@code key} without blocking the calling thread. The stage
+	 * completes on a thread of the client, never the caller's: with the hold, or
+	 * exceptionally with {@link LockAcquisitionException} (busy for the whole wait time),
+	 * {@link LockBackendException} or {@link IllegalStateException} (closed). Cancelling
+	 * its {@link CompletionStage#toCompletableFuture() future} gives up the wait; a lock
+	 * taken after the cancellation is released at once.
+	 * @param key the lock key, not blank
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the pending hold
+	 */
+	CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime);
 
 	/**
 	 * Acquire the lock on {@code key} with the watchdog lease, run {@code callback} and
@@ -100,10 +137,7 @@ public interface LockClient extends AutoCloseable {
 
 	private static void acquireOrThrow(LockHandle lock, Duration waitTime, @Nullable Duration leaseTime) {
 		try {
-			boolean acquired = (leaseTime != null) ? lock.tryLock(waitTime, leaseTime) : lock.tryLock(waitTime);
-			if (!acquired) {
-				throw new LockAcquisitionException(lock.key(), waitTime);
-			}
+			lock.acquire(waitTime, leaseTime);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

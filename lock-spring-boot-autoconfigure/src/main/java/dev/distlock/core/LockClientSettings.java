@@ -21,25 +21,18 @@ import java.time.Duration;
 import org.springframework.util.Assert;
 
 /**
- * Settings of a {@link RedisLockClient}.
+ * Settings of a {@link DefaultLockClient}.
  *
- * @param keyPrefix prefix of every Redis key and channel the client uses, for example
- * {@code "lock:"}; must not contain hash-tag braces
  * @param watchdogLease lease of locks acquired without a fixed lease; renewed every third
  * of it while held
- * @param closeTimeout how long {@link RedisLockClient#close()} may spend releasing held
- * locks
- * @param renewalBatchSize how many leases one renewal script extends at most
+ * @param closeTimeout how long {@link DefaultLockClient#close()} may spend releasing held
+ * locks and closing its store
+ * @param renewalBatchSize how many leases the watchdog hands to the store in one renewal
+ * call at most
  * @author distlock
  * @since 0.1.0
  */
-public record LockClientSettings(String keyPrefix, Duration watchdogLease, Duration closeTimeout,
-		int renewalBatchSize) {
-
-	/**
-	 * Default key prefix.
-	 */
-	public static final String DEFAULT_KEY_PREFIX = "lock:";
+public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize) {
 
 	/**
 	 * Default watchdog lease.
@@ -50,16 +43,11 @@ public record LockClientSettings(String keyPrefix, Duration watchdogLease, Durat
 
 	/**
 	 * Validate the settings.
-	 * @param keyPrefix prefix of every Redis key
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
-	 * @param renewalBatchSize leases per renewal script
+	 * @param renewalBatchSize leases per renewal call
 	 */
 	public LockClientSettings {
-		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
-		Assert.isTrue(keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0,
-				() -> "'keyPrefix' must not contain '{' or '}' (they are used as hash tags), but was '" + keyPrefix
-						+ "'");
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
 		Assert.isTrue(watchdogLease.compareTo(MIN_WATCHDOG_LEASE) >= 0, () -> "'watchdogLease' must be at least "
 				+ MIN_WATCHDOG_LEASE.toMillis() + " ms, but was " + watchdogLease);
@@ -69,21 +57,12 @@ public record LockClientSettings(String keyPrefix, Duration watchdogLease, Durat
 	}
 
 	/**
-	 * Return the default settings: prefix {@code "lock:"}, a 30 second watchdog lease, 5
-	 * seconds to close, 500 leases per renewal script.
+	 * Return the default settings: a 30 second watchdog lease, 5 seconds to close, 500
+	 * leases per renewal call.
 	 * @return the default settings
 	 */
 	public static LockClientSettings defaults() {
-		return new LockClientSettings(DEFAULT_KEY_PREFIX, DEFAULT_WATCHDOG_LEASE, Duration.ofSeconds(5), 500);
-	}
-
-	/**
-	 * Return a copy with another key prefix.
-	 * @param keyPrefix the key prefix
-	 * @return the new settings
-	 */
-	public LockClientSettings withKeyPrefix(String keyPrefix) {
-		return new LockClientSettings(keyPrefix, this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(DEFAULT_WATCHDOG_LEASE, Duration.ofSeconds(5), 500);
 	}
 
 	/**
@@ -92,7 +71,7 @@ public record LockClientSettings(String keyPrefix, Duration watchdogLease, Durat
 	 * @return the new settings
 	 */
 	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
-		return new LockClientSettings(this.keyPrefix, watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize);
 	}
 
 	/**
@@ -101,16 +80,16 @@ public record LockClientSettings(String keyPrefix, Duration watchdogLease, Durat
 	 * @return the new settings
 	 */
 	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
-		return new LockClientSettings(this.keyPrefix, this.watchdogLease, closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize);
 	}
 
 	/**
 	 * Return a copy with another renewal batch size.
-	 * @param renewalBatchSize leases per renewal script
+	 * @param renewalBatchSize leases per renewal call
 	 * @return the new settings
 	 */
 	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
-		return new LockClientSettings(this.keyPrefix, this.watchdogLease, this.closeTimeout, renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize);
 	}
 
 	/**

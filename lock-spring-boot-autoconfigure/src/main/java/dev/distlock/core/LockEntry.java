@@ -16,86 +16,49 @@
 
 package dev.distlock.core;
 
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The state of one lock key inside one client, shared by every handle for that key.
- * <p>
- * Its {@link #gate} is a local fair lock: only the thread that holds the gate talks to
- * Redis for this key, so the threads of one JVM queue locally, and the gate's hold count
- * gives the distributed lock its reentrancy. The hold fields are written by the holding
- * thread and read by the watchdog and by {@code close()}; renewal and loss reports carry
- * the token they concern, so a late report never touches a newer hold.
+ * The state of one lock key inside one client, shared by every handle and hold for that
+ * key while any of them is in use: the local turn, the wake-up signal of the caller
+ * waiting in the store, and the reentrancy of a thread-bound hold.
  *
  * @author distlock
  * @since 0.1.0
  */
 final class LockEntry {
 
-	final LockKeys keys;
+	final String key;
 
-	final ReentrantLock gate = new ReentrantLock(true);
+	final LocalQueue queue = new LocalQueue();
 
-	/** Threads holding or waiting for this key; guarded by the client's entry map. */
-	int users;
-
-	private volatile @Nullable String token;
-
-	private volatile long fence;
-
-	private volatile long leaseDeadlineNanos;
-
-	private volatile @Nullable String lossReason;
-
-	LockEntry(LockKeys keys) {
-		this.keys = keys;
-	}
-
-	void granted(String token, long fence, long leaseDeadlineNanos) {
-		this.lossReason = null;
-		this.fence = fence;
-		this.leaseDeadlineNanos = leaseDeadlineNanos;
-		this.token = token;
-	}
-
-	void renewed(String token, long leaseDeadlineNanos) {
-		if (token.equals(this.token)) {
-			this.leaseDeadlineNanos = leaseDeadlineNanos;
-		}
-	}
-
-	void lost(String token, String reason) {
-		if (token.equals(this.token)) {
-			this.lossReason = reason;
-		}
-	}
-
-	void cleared() {
-		this.token = null;
-		this.lossReason = null;
-	}
-
-	@Nullable String token() {
-		return this.token;
-	}
-
-	long fence() {
-		return this.fence;
-	}
+	final ReleaseSignal signal = new ReleaseSignal();
 
 	/**
-	 * Return why the current hold is known to be lost, or {@code null} while it is
-	 * believed valid.
-	 * @return the loss reason, if any
+	 * Callers using this entry (waiting or holding); guarded by the client's entry map.
 	 */
-	@Nullable String lossReason() {
-		String reason = this.lossReason;
-		if (reason == null && this.token != null && System.nanoTime() - this.leaseDeadlineNanos >= 0) {
-			return "its lease ran out before it was renewed or released";
-		}
-		return reason;
+	int users;
+
+	/** The thread holding the turn through a {@link LockHandle}, if any. */
+	volatile @Nullable Thread owner;
+
+	/** Re-entries of {@link #owner}; read and written by the owner only. */
+	int holdCount;
+
+	/** Callers of this entry waiting in the store: at most the head of the queue. */
+	final AtomicInteger storeWaiting = new AtomicInteger();
+
+	/** The lease of {@link #owner}'s hold; written by the owner only. */
+	volatile @Nullable Lease threadLease;
+
+	LockEntry(String key) {
+		this.key = key;
+	}
+
+	boolean isOwnedBy(Thread thread) {
+		return this.owner == thread;
 	}
 
 }

@@ -54,14 +54,28 @@ final class LockScripts {
 			""", List.class);
 
 	/**
-	 * Release: delete the lock only if it holds our token, and tell waiters. Returns 1
-	 * when released, 0 when the lock belonged to someone else or was gone. KEYS: lock.
-	 * ARGV: token, channel.
+	 * Release: delete the lock only if it holds our token, and tell waiters on the
+	 * release channel with {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis
+	 * 7+) so that a Cluster sends the message to the channel's shard only. Returns 1 when
+	 * released, 0 when the lock belonged to someone else or was gone. KEYS: lock, channel
+	 * (same hash slot). ARGV: token, publish command.
 	 */
 	static final RedisScript<Long> RELEASE = RedisScript.of("""
 			if redis.call('get', KEYS[1]) == ARGV[1] then
 			  redis.call('del', KEYS[1])
-			  redis.call('publish', ARGV[2], 'released')
+			  redis.call(ARGV[2], KEYS[2], 'released')
+			  return 1
+			end
+			return 0
+			""", Long.class);
+
+	/**
+	 * Owner check, run as a script so that it goes to the master even when the
+	 * application reads from replicas. Returns 1 when the lock holds our token, else 0.
+	 * KEYS: lock. ARGV: token.
+	 */
+	static final RedisScript<Long> OWNER = RedisScript.of("""
+			if redis.call('get', KEYS[1]) == ARGV[1] then
 			  return 1
 			end
 			return 0

@@ -16,20 +16,21 @@
 
 package dev.distlock.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.core.LockStore.Attempt;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Runs the engine's Redis commands and turns Redis client failures into
+ * Runs the store's Redis scripts and turns Redis client failures into
  * {@link LockBackendException}.
  *
  * @author distlock
@@ -39,44 +40,57 @@ final class RedisLockCommands {
 
 	private final StringRedisTemplate redis;
 
-	RedisLockCommands(StringRedisTemplate redis) {
+	private final FirstConnection firstConnection;
+
+	RedisLockCommands(StringRedisTemplate redis, FirstConnection firstConnection) {
 		this.redis = redis;
+		this.firstConnection = firstConnection;
 	}
 
 	/**
 	 * Try once to acquire the lock.
 	 * @param keys the lock's keys
 	 * @param token the owner token to store
-	 * @param leaseMillis the lease
+	 * @param lease the lease
 	 * @return the outcome
 	 */
-	AcquireResult tryAcquire(LockKeys keys, String token, long leaseMillis) {
+	Attempt tryAcquire(LockKeys keys, String token, Duration lease) {
+		this.firstConnection.await(keys.name(), "acquire");
 		List<Long> reply = requireReply(keys, "acquire",
 				call(keys, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
-						List.of(keys.lockKey(), keys.fenceKey()), token, Long.toString(leaseMillis))));
-		return new AcquireResult(reply.get(0) == 1L, reply.get(1));
+						List.of(keys.lockKey(), keys.fenceKey()), token, Long.toString(lease.toMillis()))));
+		if (reply.get(0) == 1L) {
+			return Attempt.granted(reply.get(1));
+		}
+		long holderTtl = reply.get(1);
+		return Attempt.busy((holderTtl == -1) ? null : Duration.ofMillis(Math.max(0, holderTtl)));
 	}
 
 	/**
 	 * Delete the lock if it still holds {@code token}, and notify waiters.
 	 * @param keys the lock's keys
 	 * @param token the owner token
+	 * @param publishCommand {@code publish} or {@code spublish}
 	 * @return whether the lock was ours and is now released
 	 */
-	boolean release(LockKeys keys, String token) {
-		Long released = requireReply(keys, "release", call(keys, "release",
-				() -> this.redis.execute(LockScripts.RELEASE, List.of(keys.lockKey()), token, keys.channel())));
+	boolean release(LockKeys keys, String token, String publishCommand) {
+		this.firstConnection.await(keys.name(), "release");
+		Long released = requireReply(keys, "release", call(keys, "release", () -> this.redis
+			.execute(LockScripts.RELEASE, List.of(keys.lockKey(), keys.channel()), token, publishCommand)));
 		return released == 1L;
 	}
 
 	/**
-	 * Return whether the lock still holds {@code token}.
+	 * Return whether the lock still holds {@code token}, asking the master.
 	 * @param keys the lock's keys
 	 * @param token the owner token
 	 * @return whether Redis records this owner
 	 */
 	boolean isOwner(LockKeys keys, String token) {
-		return token.equals(call(keys, "check", () -> this.redis.opsForValue().get(keys.lockKey())));
+		this.firstConnection.await(keys.name(), "check");
+		Long owner = requireReply(keys, "check",
+				call(keys, "check", () -> this.redis.execute(LockScripts.OWNER, List.of(keys.lockKey()), token)));
+		return owner == 1L;
 	}
 
 	/**
@@ -114,17 +128,6 @@ final class RedisLockCommands {
 					"Redis returned no reply; is the template pipelining or in a transaction?"));
 		}
 		return reply;
-	}
-
-	/**
-	 * The outcome of one acquisition attempt.
-	 *
-	 * @param acquired whether the lock was acquired
-	 * @param value the fencing token when acquired, else the remaining lease of the
-	 * current holder in milliseconds (negative if unknown)
-	 */
-	record AcquireResult(boolean acquired, long value) {
-
 	}
 
 }

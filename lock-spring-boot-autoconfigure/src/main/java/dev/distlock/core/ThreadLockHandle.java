@@ -19,31 +19,33 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.core.DefaultLockClient.Acquisition;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
- * A {@link LockHandle} of a {@link RedisLockClient}: a view of one key that delegates to
- * the client's shared state for that key.
+ * A {@link LockHandle} of a {@link DefaultLockClient}: a view of one key, owned by the
+ * thread that locks it, that delegates to the client's shared state for that key.
  *
  * @author distlock
  * @since 0.1.0
  */
-final class RedisLockHandle implements LockHandle {
+final class ThreadLockHandle implements LockHandle {
 
-	private static final long FOREVER = Long.MAX_VALUE / 4;
+	private final DefaultLockClient client;
 
-	private final RedisLockClient client;
+	private final String key;
 
-	private final LockKeys keys;
-
-	RedisLockHandle(RedisLockClient client, LockKeys keys) {
+	ThreadLockHandle(DefaultLockClient client, String key) {
 		this.client = client;
-		this.keys = keys;
+		this.key = key;
 	}
 
 	@Override
 	public String key() {
-		return this.keys.name();
+		return this.key;
 	}
 
 	@Override
@@ -52,7 +54,7 @@ final class RedisLockHandle implements LockHandle {
 		try {
 			while (true) {
 				try {
-					this.client.acquire(this.keys, FOREVER, null);
+					lock(DefaultLockClient.forever(), null);
 					return;
 				}
 				catch (InterruptedException ex) {
@@ -69,13 +71,13 @@ final class RedisLockHandle implements LockHandle {
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		this.client.acquire(this.keys, FOREVER, null);
+		lock(DefaultLockClient.forever(), null);
 	}
 
 	@Override
 	public boolean tryLock() {
 		try {
-			return this.client.acquire(this.keys, 0, null);
+			return lock(0, null);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -86,57 +88,63 @@ final class RedisLockHandle implements LockHandle {
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
 		Assert.notNull(unit, "'unit' must not be null");
-		return this.client.acquire(this.keys, Math.max(0, unit.toNanos(time)), null);
+		return lock(Math.max(0, unit.toNanos(time)), null);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime) throws InterruptedException {
-		return this.client.acquire(this.keys, waitNanos(waitTime), null);
+		return lock(DefaultLockClient.waitNanos(this.key, waitTime), null);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
 		Assert.notNull(leaseTime, "'leaseTime' must not be null");
-		Assert.isTrue(leaseTime.toMillis() > 0,
-				() -> "'leaseTime' must be at least 1 ms, but was " + leaseTime + " for lock '" + key() + "'");
-		return this.client.acquire(this.keys, waitNanos(waitTime), leaseTime);
+		return lock(DefaultLockClient.waitNanos(this.key, waitTime), leaseTime);
+	}
+
+	@Override
+	public void acquire(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		Acquisition acquisition = new Acquisition();
+		DefaultLockClient.validateLease(this.key, leaseTime);
+		if (!this.client.lockForThread(this.key, DefaultLockClient.waitNanos(this.key, waitTime), leaseTime,
+				acquisition)) {
+			throw LockAcquisitionException.busy(this.key, waitTime, acquisition.holderLeaseRemaining);
+		}
+	}
+
+	private boolean lock(long waitNanos, @Nullable Duration leaseTime) throws InterruptedException {
+		DefaultLockClient.validateLease(this.key, leaseTime);
+		return this.client.lockForThread(this.key, waitNanos, leaseTime, new Acquisition());
 	}
 
 	@Override
 	public void unlock() {
-		this.client.release(this.keys);
+		this.client.unlockForThread(this.key);
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.client.isHeldByCurrentThread(this.keys);
+		return this.client.isHeldByCurrentThread(this.key);
 	}
 
 	@Override
 	public int getHoldCount() {
-		return this.client.holdCount(this.keys);
+		return this.client.holdCount(this.key);
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.client.heldEntry(this.keys).fence();
+		return this.client.heldLease(this.key).fencingToken;
 	}
 
 	@Override
 	public void confirmOwnership() {
-		this.client.confirmOwnership(this.keys);
+		this.client.confirmOwnership(this.client.heldLease(this.key));
 	}
 
 	@Override
 	public String toString() {
-		return "RedisLockHandle[" + this.keys.lockKey() + "]";
-	}
-
-	private long waitNanos(Duration waitTime) {
-		Assert.notNull(waitTime, "'waitTime' must not be null");
-		Assert.isTrue(!waitTime.isNegative(),
-				() -> "'waitTime' must not be negative, but was " + waitTime + " for lock '" + key() + "'");
-		return (waitTime.compareTo(Duration.ofNanos(FOREVER)) >= 0) ? FOREVER : waitTime.toNanos();
+		return "LockHandle[" + this.key + "]";
 	}
 
 }

@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A {@link LockHold} of a {@link DefaultLockClient}.
+ *
+ * @author distlock
+ * @since 0.2.0
+ */
+final class CallHold implements LockHold {
+
+	private final DefaultLockClient client;
+
+	private final Lease lease;
+
+	private final AtomicBoolean released = new AtomicBoolean();
+
+	CallHold(DefaultLockClient client, Lease lease) {
+		this.client = client;
+		this.lease = lease;
+	}
+
+	@Override
+	public String key() {
+		return this.lease.key();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.lease.fencingToken;
+	}
+
+	@Override
+	public boolean isValid() {
+		return !this.released.get() && !this.lease.isEnded() && this.lease.lossReason() == null;
+	}
+
+	@Override
+	public void confirmOwnership() {
+		requireNotReleased();
+		this.client.confirmOwnership(this.lease);
+	}
+
+	@Override
+	public void release() {
+		if (!this.released.compareAndSet(false, true)) {
+			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
+		}
+		this.client.end(this.lease);
+	}
+
+	@Override
+	public void close() {
+		if (!this.released.get()) {
+			release();
+		}
+	}
+
+	private void requireNotReleased() {
+		if (this.released.get()) {
+			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LockHold[" + key() + ", fencingToken=" + fencingToken() + "]";
+	}
+
+}

@@ -1,0 +1,704 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockBackendException;
+import dev.distlock.LockLostException;
+import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.LockStore.Subscription;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
+
+/**
+ * The {@link LockClient} for any {@link LockStore}: everything about locking that does
+ * not depend on the backend.
+ * <ul>
+ * <li>Callers of one client queue locally per key, first come first served, so only the
+ * caller at the head talks to the store for that key, and re-entry of a thread-bound
+ * {@link LockHandle} never does.</li>
+ * <li>The caller at the head waits for the store's release notifications, re-checking on
+ * its own when the holder's lease should have ended, at least every second, so a missed
+ * notification costs at most that.</li>
+ * <li>One watchdog renews every lock held without a fixed lease.</li>
+ * <li>A failed or timed-out acquire request is followed by an owner-checked release of
+ * its token, so a request the store runs late never leaves a lock behind.</li>
+ * <li>Releases and ownership checks work on an interrupted thread and leave its flag as
+ * it was.</li>
+ * </ul>
+ * Closing the client closes its store.
+ *
+ * @author distlock
+ * @since 0.2.0
+ */
+public final class DefaultLockClient implements LockClient {
+
+	private static final Log logger = LogFactory.getLog(DefaultLockClient.class);
+
+	static final String CLOSED = "the LockClient was closed while it was held";
+
+	static final String NOT_OWNER = "the store no longer records this holder as the owner";
+
+	private static final String GONE = "its key expired or has another owner when it was released";
+
+	private static final long FOREVER = Long.MAX_VALUE / 4;
+
+	private static final long MAX_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long UNKNOWN_TTL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final long MIN_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private final String clientId = UUID.randomUUID().toString();
+
+	private final LockStore store;
+
+	private final LockClientSettings settings;
+
+	private final LeaseWatchdog watchdog;
+
+	private final Map<String, LockEntry> entries = new ConcurrentHashMap<>();
+
+	private final Set<Lease> held = ConcurrentHashMap.newKeySet();
+
+	private final ThreadPoolExecutor workers;
+
+	private final ScheduledExecutorService timer;
+
+	private final AtomicLong grants = new AtomicLong();
+
+	private final AtomicInteger storeWaiters = new AtomicInteger();
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/**
+	 * Create a client with {@link LockClientSettings#defaults() default settings}.
+	 * @param store the store to lock in; closed with the client
+	 */
+	public DefaultLockClient(LockStore store) {
+		this(store, LockClientSettings.defaults());
+	}
+
+	/**
+	 * Create a client.
+	 * @param store the store to lock in; closed with the client
+	 * @param settings the client settings
+	 */
+	public DefaultLockClient(LockStore store, LockClientSettings settings) {
+		Assert.notNull(store, "'store' must not be null");
+		Assert.notNull(settings, "'settings' must not be null");
+		String name = "distlock-" + this.clientId.substring(0, 8);
+		this.store = store;
+		this.settings = settings;
+		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalBatchSize(),
+				name + "-watchdog");
+		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+				daemonThreads(name + "-worker-"));
+		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));
+	}
+
+	/**
+	 * Return the id that makes this client's owner tokens unique.
+	 * @return the client id
+	 */
+	public String clientId() {
+		return this.clientId;
+	}
+
+	/**
+	 * Return the settings of this client.
+	 * @return the settings
+	 */
+	public LockClientSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Return how many leases the watchdog is renewing.
+	 * @return the number of held watchdog-mode locks
+	 */
+	public int renewedLeaseCount() {
+		return this.watchdog.watchedCount();
+	}
+
+	/**
+	 * Return how many callers of this client wait for {@code key}: queued locally, or
+	 * waiting in the store at the head of the local queue.
+	 * @param key the lock key
+	 * @return the number of waiting callers
+	 */
+	public int waitingCount(String key) {
+		LockEntry entry = this.entries.get(key);
+		return (entry != null) ? entry.queue.waitingCount() + entry.storeWaiting.get() : 0;
+	}
+
+	/**
+	 * Return how many callers of this client wait in the store, one at most per key.
+	 * @return the number of callers waiting for a release notification
+	 */
+	int storeWaiterCount() {
+		return this.storeWaiters.get();
+	}
+
+	@Override
+	public LockHandle obtain(String key) {
+		return new ThreadLockHandle(this, requireKey(key));
+	}
+
+	@Override
+	public LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		long waitNanos = waitNanos(key, waitTime);
+		validateLease(key, leaseTime);
+		ensureOpen();
+		LockEntry entry = reserve(requireKey(key));
+		Acquisition acquisition = new Acquisition();
+		Lease lease = null;
+		try {
+			lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
+		}
+		finally {
+			if (lease == null) {
+				unreserve(entry);
+			}
+		}
+		if (lease == null) {
+			throw LockAcquisitionException.busy(key, waitTime, acquisition.holderLeaseRemaining);
+		}
+		return new CallHold(this, lease);
+	}
+
+	@Override
+	public CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
+		long waitNanos = waitNanos(key, waitTime);
+		validateLease(key, leaseTime);
+		CompletableFuture<LockHold> result = new CompletableFuture<>();
+		if (this.closed.get()) {
+			dispatch(() -> result.completeExceptionally(closedException()));
+			return result;
+		}
+		LockEntry entry = reserve(requireKey(key));
+		AsyncAcquisition acquisition = new AsyncAcquisition(entry, System.nanoTime() + waitNanos, waitTime, leaseTime,
+				result);
+		if (waitNanos == 0) {
+			if (entry.queue.tryTake()) {
+				dispatch(acquisition::runWithTurn);
+			}
+			else {
+				unreserve(entry);
+				acquisition.giveUp(null);
+			}
+			return result;
+		}
+		CompletableFuture<Void> turn = entry.queue.enqueue();
+		result.whenComplete((hold, failure) -> {
+			if (result.isCancelled()) {
+				acquisition.cancel(turn);
+			}
+		});
+		if (!turn.isDone()) {
+			this.timer.schedule(() -> acquisition.timeOut(turn), waitNanos, TimeUnit.NANOSECONDS);
+		}
+		turn.thenRun(() -> dispatch(acquisition::runWithTurn));
+		return result;
+	}
+
+	// Thread-bound holds (LockHandle)
+
+	boolean lockForThread(String key, long waitNanos, @Nullable Duration leaseTime, Acquisition acquisition)
+			throws InterruptedException {
+		ensureOpen();
+		LockEntry entry = reserve(key);
+		Thread caller = Thread.currentThread();
+		if (entry.isOwnedBy(caller)) {
+			unreserve(entry);
+			Lease current = threadLease(entry);
+			String loss = current.lossReason();
+			if (loss != null) {
+				throw new LockLostException(key, loss);
+			}
+			entry.holdCount++;
+			return true;
+		}
+		Lease lease = null;
+		try {
+			lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
+		}
+		finally {
+			if (lease == null) {
+				unreserve(entry);
+			}
+		}
+		if (lease == null) {
+			return false;
+		}
+		entry.threadLease = lease;
+		entry.holdCount = 1;
+		entry.owner = caller;
+		return true;
+	}
+
+	void unlockForThread(String key) {
+		LockEntry entry = ownedEntry(key);
+		if (--entry.holdCount > 0) {
+			return;
+		}
+		Lease lease = threadLease(entry);
+		entry.owner = null;
+		entry.threadLease = null;
+		end(lease);
+	}
+
+	boolean isHeldByCurrentThread(String key) {
+		LockEntry entry = this.entries.get(key);
+		if (entry == null || !entry.isOwnedBy(Thread.currentThread())) {
+			return false;
+		}
+		Lease lease = entry.threadLease;
+		return lease != null && lease.lossReason() == null;
+	}
+
+	int holdCount(String key) {
+		LockEntry entry = this.entries.get(key);
+		return (entry != null && entry.isOwnedBy(Thread.currentThread())) ? entry.holdCount : 0;
+	}
+
+	Lease heldLease(String key) {
+		return threadLease(ownedEntry(key));
+	}
+
+	private LockEntry ownedEntry(String key) {
+		LockEntry entry = this.entries.get(key);
+		if (entry == null || !entry.isOwnedBy(Thread.currentThread())) {
+			throw new IllegalMonitorStateException("Lock '" + key + "' is not held by the current thread");
+		}
+		return entry;
+	}
+
+	private static Lease threadLease(LockEntry entry) {
+		Lease lease = entry.threadLease;
+		Assert.state(lease != null, () -> "Lock '" + entry.key + "' has no lease");
+		return lease;
+	}
+
+	// Acquiring
+
+	private @Nullable Lease acquireLease(LockEntry entry, long waitNanos, @Nullable Duration leaseTime,
+			Acquisition acquisition) throws InterruptedException {
+		long deadline = System.nanoTime() + waitNanos;
+		if (!entry.queue.await(waitNanos)) {
+			return null;
+		}
+		return acquireWithTurn(entry, deadline, leaseTime, acquisition);
+	}
+
+	private @Nullable Lease acquireWithTurn(LockEntry entry, long deadline, @Nullable Duration leaseTime,
+			Acquisition acquisition) throws InterruptedException {
+		Lease lease = null;
+		try {
+			lease = acquireInStore(entry, deadline, leaseTime, acquisition);
+			return lease;
+		}
+		finally {
+			if (lease == null) {
+				entry.queue.pass();
+			}
+		}
+	}
+
+	private @Nullable Lease acquireInStore(LockEntry entry, long deadline, @Nullable Duration leaseTime,
+			Acquisition acquisition) throws InterruptedException {
+		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
+		String token = this.clientId + ":" + this.grants.incrementAndGet();
+		Lease granted = attempt(entry, token, lease, leaseTime == null, acquisition);
+		if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return granted;
+		}
+		entry.storeWaiting.incrementAndGet();
+		this.storeWaiters.incrementAndGet();
+		try (Subscription subscription = this.store.onRelease(entry.key, entry.signal::wake)) {
+			while (true) {
+				long seen = entry.signal.count();
+				granted = attempt(entry, token, lease, leaseTime == null, acquisition);
+				long remaining = deadline - System.nanoTime();
+				if (granted != null || remaining <= 0) {
+					return granted;
+				}
+				entry.signal.await(seen, Math.min(remaining, recheckNanos(acquisition.holderLeaseRemaining)));
+				if (acquisition.cancelled) {
+					return null;
+				}
+			}
+		}
+		finally {
+			entry.storeWaiting.decrementAndGet();
+			this.storeWaiters.decrementAndGet();
+		}
+	}
+
+	/**
+	 * Ask the store once. If the request fails, the store may still run it later (a
+	 * command queued on a connection to a paused server, say), so an owner-checked
+	 * release of the token follows it in the background; an interrupt that broke the
+	 * request is reported as such.
+	 */
+	private @Nullable Lease attempt(LockEntry entry, String token, Duration lease, boolean renewable,
+			Acquisition acquisition) throws InterruptedException {
+		ensureOpen();
+		long requestedAt = System.nanoTime();
+		Attempt attempt;
+		try {
+			attempt = this.store.tryAcquire(entry.key, token, lease);
+		}
+		catch (LockBackendException ex) {
+			releaseInBackground(entry.key, token);
+			if (Thread.interrupted()) {
+				InterruptedException interrupted = new InterruptedException(
+						"Interrupted while acquiring lock '" + entry.key + "'");
+				interrupted.initCause(ex);
+				throw interrupted;
+			}
+			throw ex;
+		}
+		if (!attempt.acquired()) {
+			acquisition.holderLeaseRemaining = attempt.holderLeaseRemaining();
+			return null;
+		}
+		Lease granted = new Lease(entry, token, attempt.fencingToken(), lease, renewable, requestedAt);
+		this.held.add(granted);
+		if (renewable) {
+			this.watchdog.watch(granted);
+		}
+		if (this.closed.get()) {
+			this.watchdog.unwatch(granted);
+			this.held.remove(granted);
+			releaseQuietly(entry.key, token);
+			throw closedException();
+		}
+		return granted;
+	}
+
+	private static long recheckNanos(@Nullable Duration holderLeaseRemaining) {
+		if (holderLeaseRemaining == null) {
+			return UNKNOWN_TTL_RECHECK_NANOS;
+		}
+		return Math.max(MIN_RECHECK_NANOS, Math.min(MAX_RECHECK_NANOS, holderLeaseRemaining.toNanos()));
+	}
+
+	// Releasing and checking
+
+	/**
+	 * End a hold: release it in the store, then pass the local turn on, whatever the
+	 * store said.
+	 */
+	void end(Lease lease) {
+		try {
+			releaseInStore(lease);
+		}
+		finally {
+			lease.entry.queue.pass();
+			unreserve(lease.entry);
+		}
+	}
+
+	private void releaseInStore(Lease lease) {
+		this.watchdog.unwatch(lease);
+		this.held.remove(lease);
+		if (!lease.end()) {
+			String loss = lease.lossReason();
+			throw new LockLostException(lease.key(), (loss != null) ? loss : CLOSED);
+		}
+		boolean interrupted = Thread.interrupted();
+		try {
+			if (!this.store.release(lease.key(), lease.token)) {
+				String loss = lease.lossReason();
+				throw new LockLostException(lease.key(), (loss != null) ? loss : GONE);
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	void confirmOwnership(Lease lease) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			if (!this.store.isOwner(lease.key(), lease.token)) {
+				lease.lost(NOT_OWNER);
+				throw new LockLostException(lease.key(), NOT_OWNER);
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void releaseInBackground(String key, String token) {
+		dispatch(() -> releaseQuietly(key, token));
+	}
+
+	private void releaseQuietly(String key, String token) {
+		try {
+			this.store.release(key, token);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not release lock '" + key + "'; it expires with its lease", ex);
+		}
+	}
+
+	// Bookkeeping
+
+	private LockEntry reserve(String key) {
+		return this.entries.compute(key, (name, existing) -> {
+			LockEntry entry = (existing != null) ? existing : new LockEntry(name);
+			entry.users++;
+			return entry;
+		});
+	}
+
+	private void unreserve(LockEntry entry) {
+		this.entries.computeIfPresent(entry.key, (name, current) -> {
+			if (current != entry) {
+				return current;
+			}
+			return (--current.users == 0) ? null : current;
+		});
+	}
+
+	private void ensureOpen() {
+		if (this.closed.get()) {
+			throw closedException();
+		}
+	}
+
+	private IllegalStateException closedException() {
+		return new IllegalStateException("LockClient " + this.clientId + " is closed");
+	}
+
+	private void dispatch(Runnable task) {
+		try {
+			this.workers.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			task.run();
+		}
+	}
+
+	private static String requireKey(String key) {
+		Assert.isTrue(StringUtils.hasText(key), () -> "Lock key must not be null or blank, but was '" + key + "'");
+		return key;
+	}
+
+	static long waitNanos(String key, Duration waitTime) {
+		Assert.notNull(waitTime, "'waitTime' must not be null");
+		Assert.isTrue(!waitTime.isNegative(),
+				() -> "'waitTime' must not be negative, but was " + waitTime + " for lock '" + key + "'");
+		return (waitTime.compareTo(Duration.ofNanos(FOREVER)) >= 0) ? FOREVER : waitTime.toNanos();
+	}
+
+	static void validateLease(String key, @Nullable Duration leaseTime) {
+		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0,
+				() -> "'leaseTime' must be at least 1 ms, but was " + leaseTime + " for lock '" + key + "'");
+	}
+
+	static long forever() {
+		return FOREVER;
+	}
+
+	/**
+	 * Stop renewing, wake every caller waiting in the store, and release every held lock
+	 * and close the store, giving up after the {@link LockClientSettings#closeTimeout()
+	 * close timeout}; locks not released by then expire when their lease ends. Holders
+	 * learn of the release as a {@link LockLostException} when they release.
+	 */
+	@Override
+	public void close() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		this.watchdog.close();
+		this.entries.values().forEach((entry) -> entry.signal.wake());
+		List<Lease> leases = List.copyOf(this.held);
+		Thread releaser = new Thread(() -> {
+			leases.forEach(this::releaseOnClose);
+			this.store.close();
+		}, "distlock-close-" + this.clientId);
+		releaser.setDaemon(true);
+		releaser.start();
+		try {
+			releaser.join(this.settings.closeTimeout().toMillis() + 1);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (releaser.isAlive()) {
+			logger.warn("Closing LockClient " + this.clientId + " timed out; remaining locks expire with their lease");
+		}
+		this.workers.shutdown();
+		this.timer.shutdown();
+	}
+
+	private void releaseOnClose(Lease lease) {
+		if (lease.end()) {
+			lease.lost(CLOSED);
+			this.held.remove(lease);
+			releaseQuietly(lease.key(), lease.token);
+		}
+	}
+
+	private static ThreadFactory daemonThreads(String prefix) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, prefix + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	/**
+	 * What one acquisition learned on the way, and whether its caller gave up.
+	 */
+	static class Acquisition {
+
+		volatile @Nullable Duration holderLeaseRemaining;
+
+		volatile boolean cancelled;
+
+	}
+
+	/**
+	 * A non-blocking acquisition: queued for the local turn without a thread, then run in
+	 * the store by a worker.
+	 */
+	private final class AsyncAcquisition extends Acquisition {
+
+		private final LockEntry entry;
+
+		private final long deadline;
+
+		private final Duration waitTime;
+
+		private final @Nullable Duration leaseTime;
+
+		private final CompletableFuture<LockHold> result;
+
+		AsyncAcquisition(LockEntry entry, long deadline, Duration waitTime, @Nullable Duration leaseTime,
+				CompletableFuture<LockHold> result) {
+			this.entry = entry;
+			this.deadline = deadline;
+			this.waitTime = waitTime;
+			this.leaseTime = leaseTime;
+			this.result = result;
+		}
+
+		/**
+		 * Run in the store, with the local turn; on a worker thread.
+		 */
+		void runWithTurn() {
+			Lease lease = null;
+			Throwable failure = null;
+			try {
+				if (!this.cancelled) {
+					lease = acquireWithTurn(this.entry, this.deadline, this.leaseTime, this);
+				}
+				else {
+					this.entry.queue.pass();
+				}
+			}
+			catch (Throwable ex) {
+				failure = ex;
+			}
+			if (lease == null) {
+				unreserve(this.entry);
+				giveUp(failure);
+				return;
+			}
+			CallHold hold = new CallHold(DefaultLockClient.this, lease);
+			if (!this.result.complete(hold)) {
+				try {
+					hold.release();
+				}
+				catch (RuntimeException ex) {
+					logger.debug("Could not release lock '" + hold.key() + "' taken after its caller gave up", ex);
+				}
+			}
+		}
+
+		void giveUp(@Nullable Throwable failure) {
+			Throwable outcome;
+			if (failure instanceof InterruptedException) {
+				outcome = new LockAcquisitionException(this.entry.key, this.waitTime, failure);
+			}
+			else if (failure != null) {
+				outcome = failure;
+			}
+			else if (this.cancelled) {
+				outcome = new CancellationException("Acquisition of lock '" + this.entry.key + "' was cancelled");
+			}
+			else {
+				outcome = LockAcquisitionException.busy(this.entry.key, this.waitTime, this.holderLeaseRemaining);
+			}
+			dispatch(() -> this.result.completeExceptionally(outcome));
+		}
+
+		void timeOut(CompletableFuture<Void> turn) {
+			if (this.entry.queue.abandon(turn)) {
+				unreserve(this.entry);
+				giveUp(null);
+			}
+		}
+
+		void cancel(CompletableFuture<Void> turn) {
+			this.cancelled = true;
+			if (this.entry.queue.abandon(turn)) {
+				unreserve(this.entry);
+			}
+			else {
+				this.entry.signal.wake();
+			}
+		}
+
+	}
+
+}

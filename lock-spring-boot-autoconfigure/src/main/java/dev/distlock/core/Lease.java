@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One grant of one key by the store: its owner token, fencing token and what this client
+ * believes of its validity. Every acquisition gets a new lease object, so a late renewal
+ * or loss report can only ever touch the grant it was made for.
+ * <p>
+ * The local view of validity ends a clock-drift margin before the lease can end in the
+ * store (1% of the lease plus 2 ms, counted from before the request was sent), so a
+ * holder stops believing it holds the lock before anyone else can take it, even if the
+ * backend's clock runs slightly fast.
+ *
+ * @author distlock
+ * @since 0.2.0
+ */
+final class Lease {
+
+	static final String EXPIRED = "its lease ran out before it was renewed or released";
+
+	private static final long MIN_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	final LockEntry entry;
+
+	final String token;
+
+	final long fencingToken;
+
+	final boolean renewable;
+
+	private final long leaseNanos;
+
+	private volatile long validUntilNanos;
+
+	private final AtomicReference<@Nullable String> lossReason = new AtomicReference<>();
+
+	private final AtomicBoolean ended = new AtomicBoolean();
+
+	/**
+	 * Create the lease of a grant.
+	 * @param entry the key's local state
+	 * @param token the owner token
+	 * @param fencingToken the fencing token
+	 * @param lease the lease the store was asked for
+	 * @param renewable whether the watchdog renews it
+	 * @param requestedAtNanos when the acquire request was sent
+	 * ({@link System#nanoTime()})
+	 */
+	Lease(LockEntry entry, String token, long fencingToken, Duration lease, boolean renewable, long requestedAtNanos) {
+		this.entry = entry;
+		this.token = token;
+		this.fencingToken = fencingToken;
+		this.renewable = renewable;
+		this.leaseNanos = lease.toNanos();
+		this.validUntilNanos = validUntil(requestedAtNanos);
+	}
+
+	String key() {
+		return this.entry.key;
+	}
+
+	/**
+	 * Record a renewal whose request was sent at {@code requestedAtNanos}.
+	 * @param requestedAtNanos when the renewal request was sent
+	 */
+	void renewed(long requestedAtNanos) {
+		this.validUntilNanos = validUntil(requestedAtNanos);
+	}
+
+	/**
+	 * Record that the lock was found lost; the first reason wins.
+	 * @param reason how the loss was found
+	 */
+	void lost(String reason) {
+		this.lossReason.compareAndSet(null, reason);
+	}
+
+	/**
+	 * Return why this grant is known to be lost, or {@code null} while it is believed
+	 * valid.
+	 * @return the loss reason, if any
+	 */
+	@Nullable String lossReason() {
+		String reason = this.lossReason.get();
+		if (reason == null && System.nanoTime() - this.validUntilNanos >= 0) {
+			return EXPIRED;
+		}
+		return reason;
+	}
+
+	/**
+	 * Mark the grant ended (released, or released on its holder's behalf at close).
+	 * @return {@code true} for the one caller that ended it, who must release it in the
+	 * store
+	 */
+	boolean end() {
+		return this.ended.compareAndSet(false, true);
+	}
+
+	boolean isEnded() {
+		return this.ended.get();
+	}
+
+	private long validUntil(long requestedAtNanos) {
+		long drift = this.leaseNanos / 100 + MIN_DRIFT_NANOS;
+		return requestedAtNanos + this.leaseNanos - drift;
+	}
+
+}

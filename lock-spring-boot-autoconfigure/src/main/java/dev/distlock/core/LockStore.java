@@ -1,0 +1,191 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.distlock.LockBackendException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * What a lock backend must do for a {@link DefaultLockClient}: atomic operations on one
+ * key at a time, with no threads, queues, reentrancy or renewal scheduling of its own.
+ * <p>
+ * Every operation is owner-checked: a store never deletes or extends a lock whose stored
+ * owner token differs from the one given. Operations that reach the backend fail with
+ * {@link LockBackendException} when it cannot be reached or does not answer in time; the
+ * client then fails closed. A store is thread-safe.
+ * <p>
+ * The Redis implementation is {@link RedisLockStore}; any other backend (a database,
+ * ZooKeeper) implements the same six methods and passes the same contract tests.
+ *
+ * @author distlock
+ * @since 0.2.0
+ */
+public interface LockStore extends AutoCloseable {
+
+	/**
+	 * Take the lock on {@code key} for {@code lease} if nobody holds it, and grant a
+	 * fencing token strictly greater than every earlier grant of that key.
+	 * @param key the lock key as the application named it
+	 * @param token the owner token to store, unique per acquisition
+	 * @param lease how long the lock lives unless renewed or released
+	 * @return the grant, or how long the current holder's lease has left
+	 * @throws LockBackendException if the backend failed; the lock may or may not have
+	 * been taken, so the caller releases {@code token} once the backend answers again
+	 */
+	Attempt tryAcquire(String key, String token, Duration lease);
+
+	/**
+	 * Release the lock if {@code token} still owns it, and notify the
+	 * {@link #onRelease(String, Runnable) release listeners} of every client.
+	 * @param key the lock key
+	 * @param token the owner token
+	 * @return whether the lock was owned by {@code token} and is now free
+	 * @throws LockBackendException if the backend failed
+	 */
+	boolean release(String key, String token);
+
+	/**
+	 * Extend the lease of every lock that still holds its token. Never throws: a part of
+	 * the batch the backend could not renew is reported as {@link RenewalOutcome#FAILED}.
+	 * @param renewals the locks to renew with their owner tokens
+	 * @param lease the new lease, counted from now
+	 * @return one outcome per renewal, in the same order
+	 */
+	List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease);
+
+	/**
+	 * Return whether {@code token} still owns the lock, asking the authoritative copy
+	 * (for Redis: the master, never a replica).
+	 * @param key the lock key
+	 * @param token the owner token
+	 * @return whether the backend records {@code token} as the owner
+	 * @throws LockBackendException if the backend failed
+	 */
+	boolean isOwner(String key, String token);
+
+	/**
+	 * Call {@code listener} whenever the lock on {@code key} may have become free: after
+	 * a release by any client, and after a lost notification channel was restored
+	 * (releases may have been missed meanwhile). Subscribing does no blocking I/O on the
+	 * calling thread; until the backend confirms the subscription, releases may go
+	 * unnoticed, so the client also re-checks on a timer. The listener must not block.
+	 * @param key the lock key
+	 * @param listener what to run on a release
+	 * @return the subscription; close it when no longer waiting
+	 */
+	Subscription onRelease(String key, Runnable listener);
+
+	/**
+	 * Stop notifying and free the store's own resources (not the application's
+	 * connections). Idempotent; locks still held are left to expire.
+	 */
+	@Override
+	default void close() {
+	}
+
+	/**
+	 * The outcome of one {@link LockStore#tryAcquire} call.
+	 *
+	 * @param acquired whether the lock was taken
+	 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
+	 * @param holderLeaseRemaining how long the current holder's lease has left when not
+	 * acquired, or {@code null} if unknown (for example a key without expiry)
+	 */
+	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
+
+		/**
+		 * Return a grant.
+		 * @param fencingToken the fencing token
+		 * @return the attempt
+		 */
+		public static Attempt granted(long fencingToken) {
+			return new Attempt(true, fencingToken, null);
+		}
+
+		/**
+		 * Return a refusal because another owner holds the lock.
+		 * @param holderLeaseRemaining the holder's remaining lease, if known
+		 * @return the attempt
+		 */
+		public static Attempt busy(@Nullable Duration holderLeaseRemaining) {
+			return new Attempt(false, 0, holderLeaseRemaining);
+		}
+
+	}
+
+	/**
+	 * A lock to renew and the token that must still own it.
+	 *
+	 * @param key the lock key
+	 * @param token the owner token
+	 */
+	record Renewal(String key, String token) {
+
+		/**
+		 * Validate the renewal.
+		 * @param key the lock key
+		 * @param token the owner token
+		 */
+		public Renewal {
+			Assert.notNull(key, "'key' must not be null");
+			Assert.notNull(token, "'token' must not be null");
+		}
+
+	}
+
+	/**
+	 * What became of one {@link Renewal}.
+	 */
+	enum RenewalOutcome {
+
+		/**
+		 * The lease was extended.
+		 */
+		RENEWED,
+
+		/**
+		 * The lock has expired or has another owner; it was not re-created.
+		 */
+		LOST,
+
+		/**
+		 * The backend could not be asked; the lease runs on and is retried next round.
+		 */
+		FAILED
+
+	}
+
+	/**
+	 * A registration of a release listener.
+	 */
+	@FunctionalInterface
+	interface Subscription extends AutoCloseable {
+
+		/**
+		 * Stop calling the listener. Does no blocking I/O.
+		 */
+		@Override
+		void close();
+
+	}
+
+}

@@ -1,0 +1,318 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+import dev.distlock.core.LockStore.Subscription;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+
+/**
+ * {@link LockStore} on Redis, through the application's {@link StringRedisTemplate}
+ * (standalone, Sentinel or Cluster; Lettuce or Jedis).
+ * <ul>
+ * <li>Acquire is one script: {@code SET NX PX} of the owner token and a fencing token
+ * that is the larger of the server clock in microseconds and the last grant plus
+ * one.</li>
+ * <li>Release, renew and the ownership check are owner-checked scripts, so they run on
+ * the master even when the application reads from replicas.</li>
+ * <li>Renewal runs one script per batch; on a Cluster one per hash slot within the
+ * batch.</li>
+ * <li>Releases are published on the lock's channel: with {@code SPUBLISH} to the
+ * channel's shard on a Redis 7+ Cluster through Lettuce, else with {@code PUBLISH}, heard
+ * through one pattern subscription per store.</li>
+ * </ul>
+ * The lock key, fence key and channel of one lock share a Cluster hash slot (see
+ * {@link LockKeys}).
+ *
+ * @author distlock
+ * @since 0.2.0
+ */
+public final class RedisLockStore implements LockStore {
+
+	private static final Log logger = LogFactory.getLog(RedisLockStore.class);
+
+	/**
+	 * Default key prefix.
+	 */
+	public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
+			RedisLockStore.class.getClassLoader());
+
+	private static final boolean jedisPresent = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+			RedisLockStore.class.getClassLoader());
+
+	private static final Duration SHARD_CHANNEL_LINGER = Duration.ofSeconds(1);
+
+	/**
+	 * Stands in until the server has told whether it supports sharded pub/sub: waiters
+	 * then re-check on their timer.
+	 */
+	private static final ReleaseNotifications UNDECIDED = new ReleaseNotifications() {
+
+		@Override
+		public Subscription subscribe(String channel, Runnable listener) {
+			return () -> {
+			};
+		}
+
+		@Override
+		public String publishCommand() {
+			return "publish";
+		}
+
+		@Override
+		public void close() {
+		}
+
+	};
+
+	private final StringRedisTemplate redis;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final String keyPrefix;
+
+	private final String name = "distlock-" + UUID.randomUUID().toString().substring(0, 8);
+
+	private final RedisLockCommands commands;
+
+	private volatile @Nullable Boolean cluster;
+
+	private volatile @Nullable ReleaseNotifications notifications;
+
+	/**
+	 * Create a store with the {@link #DEFAULT_KEY_PREFIX default key prefix}.
+	 * @param redis the template to run commands with
+	 */
+	public RedisLockStore(StringRedisTemplate redis) {
+		this(redis, DEFAULT_KEY_PREFIX);
+	}
+
+	/**
+	 * Create a store.
+	 * @param redis the template to run commands with
+	 * @param keyPrefix prefix of every Redis key and channel the store uses, for example
+	 * {@code "lock:"}; must not contain hash-tag braces
+	 */
+	public RedisLockStore(StringRedisTemplate redis, String keyPrefix) {
+		Assert.notNull(redis, "'redis' must not be null");
+		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
+		Assert.isTrue(keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0,
+				() -> "'keyPrefix' must not contain '{' or '}' (they are used as hash tags), but was '" + keyPrefix
+						+ "'");
+		this.redis = redis;
+		this.connectionFactory = redis.getRequiredConnectionFactory();
+		this.keyPrefix = keyPrefix;
+		this.commands = new RedisLockCommands(redis, new FirstConnection(redis));
+	}
+
+	/**
+	 * Return the prefix of every key and channel of this store.
+	 * @return the key prefix
+	 */
+	public String keyPrefix() {
+		return this.keyPrefix;
+	}
+
+	@Override
+	public Attempt tryAcquire(String key, String token, Duration lease) {
+		Attempt attempt = this.commands.tryAcquire(keys(key), token, lease);
+		chooseNotificationsQuietly();
+		return attempt;
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		return this.commands.release(keys(key), token, notifications().publishCommand());
+	}
+
+	@Override
+	public boolean isOwner(String key, String token) {
+		return this.commands.isOwner(keys(key), token);
+	}
+
+	@Override
+	public List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease) {
+		List<RenewalOutcome> outcomes = new ArrayList<>(Collections.nCopies(renewals.size(), RenewalOutcome.FAILED));
+		Map<Integer, List<Integer>> groups;
+		try {
+			groups = slotGroups(renewals);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not reach Redis to renew lock leases", ex);
+			return outcomes;
+		}
+		for (List<Integer> group : groups.values()) {
+			try {
+				List<Boolean> renewed = this.commands.renew(
+						group.stream().map((i) -> keys(renewals.get(i).key()).lockKey()).toList(),
+						group.stream().map((i) -> renewals.get(i).token()).toList(), lease.toMillis());
+				for (int j = 0; j < group.size(); j++) {
+					outcomes.set(group.get(j), renewed.get(j) ? RenewalOutcome.RENEWED : RenewalOutcome.LOST);
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not renew " + group.size() + " lock lease(s)", ex);
+			}
+		}
+		return outcomes;
+	}
+
+	@Override
+	public Subscription onRelease(String key, Runnable listener) {
+		ReleaseNotifications chosen = this.notifications;
+		if (chosen == null) {
+			chosen = choose(false);
+		}
+		return chosen.subscribe(keys(key).channel(), listener);
+	}
+
+	@Override
+	public void close() {
+		ReleaseNotifications chosen = this.notifications;
+		if (chosen != null) {
+			chosen.close();
+		}
+	}
+
+	LockKeys keys(String key) {
+		return LockKeys.of(this.keyPrefix, key);
+	}
+
+	private Map<Integer, List<Integer>> slotGroups(List<Renewal> renewals) {
+		boolean slotted = isCluster();
+		Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+		for (int i = 0; i < renewals.size(); i++) {
+			int slot = slotted ? ClusterSlotHashUtil.calculateSlot(keys(renewals.get(i).key()).lockKey()) : 0;
+			groups.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
+		}
+		return groups;
+	}
+
+	private ReleaseNotifications notifications() {
+		ReleaseNotifications chosen = this.notifications;
+		return (chosen != null) ? chosen : choose(true);
+	}
+
+	private void chooseNotificationsQuietly() {
+		if (this.notifications == null) {
+			try {
+				choose(true);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not tell whether Redis supports sharded pub/sub yet", ex);
+			}
+		}
+	}
+
+	/**
+	 * Pick sharded pub/sub on a Redis 7+ Cluster reached through Lettuce, else classic
+	 * pub/sub. Telling the server version takes a round trip, done once and only when
+	 * {@code mayAskRedis}; until then, subscriptions on such a Cluster are not made.
+	 */
+	private synchronized ReleaseNotifications choose(boolean mayAskRedis) {
+		ReleaseNotifications chosen = this.notifications;
+		if (chosen != null) {
+			return chosen;
+		}
+		Object nativeClient = (lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory lettuce
+				&& lettuce.isClusterAware()) ? lettuce.getNativeClient() : null;
+		if (nativeClient instanceof io.lettuce.core.cluster.RedisClusterClient clusterClient) {
+			if (!mayAskRedis) {
+				return UNDECIDED;
+			}
+			if (serverMajorVersion() >= 7) {
+				chosen = new ShardedReleaseNotifications(clusterClient, SHARD_CHANNEL_LINGER, this.name);
+			}
+		}
+		if (chosen == null) {
+			chosen = new PatternReleaseNotifications(this.connectionFactory, channelPattern(), this.name);
+		}
+		this.notifications = chosen;
+		return chosen;
+	}
+
+	private int serverMajorVersion() {
+		Properties info = this.redis
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
+		int major = Integer.MAX_VALUE;
+		if (info != null) {
+			for (String name : info.stringPropertyNames()) {
+				if (name.endsWith("redis_version")) {
+					String version = info.getProperty(name);
+					major = Math.min(major, Integer.parseInt(version.substring(0, version.indexOf('.'))));
+				}
+			}
+		}
+		return (major == Integer.MAX_VALUE) ? 0 : major;
+	}
+
+	private String channelPattern() {
+		StringBuilder pattern = new StringBuilder();
+		for (char c : this.keyPrefix.toCharArray()) {
+			if ("*?[]\\".indexOf(c) >= 0) {
+				pattern.append('\\');
+			}
+			pattern.append(c);
+		}
+		return pattern.append("{*}:released").toString();
+	}
+
+	private boolean isCluster() {
+		Boolean known = this.cluster;
+		if (known == null) {
+			known = detectCluster();
+			this.cluster = known;
+		}
+		return known;
+	}
+
+	private boolean detectCluster() {
+		if (lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory lettuce) {
+			return lettuce.isClusterAware();
+		}
+		if (jedisPresent && this.connectionFactory instanceof JedisConnectionFactory jedis) {
+			return jedis.isRedisClusterAware();
+		}
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return connection instanceof RedisClusterConnection;
+		}
+	}
+
+}
