@@ -128,8 +128,8 @@ public final class DefaultLockClient implements LockClient {
 		String name = "distlock-" + this.clientId.substring(0, 8);
 		this.store = store;
 		this.settings = settings;
-		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalBatchSize(),
-				name + "-watchdog");
+		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
+				settings.renewalBatchSize(), name + "-watchdog");
 		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				daemonThreads(name + "-worker-"));
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));

@@ -51,6 +51,8 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final Duration lease;
 
+	private final Duration interval;
+
 	private final int batchSize;
 
 	private final Set<Lease> watched = ConcurrentHashMap.newKeySet();
@@ -61,10 +63,11 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * Create and start a watchdog.
 	 * @param store the store to renew in
 	 * @param lease the lease to renew to
+	 * @param interval how often to renew
 	 * @param batchSize leases per store call
 	 * @param threadName the scheduler thread's name
 	 */
-	LeaseWatchdog(LockStore store, Duration lease, int batchSize, String threadName) {
+	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, String threadName) {
 		this.store = store;
 		this.lease = lease;
 		this.batchSize = batchSize;
@@ -73,8 +76,9 @@ final class LeaseWatchdog implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
-		long interval = lease.dividedBy(3).toNanos();
-		this.scheduler.scheduleWithFixedDelay(this::renewAll, interval, interval, TimeUnit.NANOSECONDS);
+		this.interval = interval;
+		this.scheduler.scheduleWithFixedDelay(this::renewAll, interval.toNanos(), interval.toNanos(),
+				TimeUnit.NANOSECONDS);
 	}
 
 	void watch(Lease lease) {
@@ -124,8 +128,8 @@ final class LeaseWatchdog implements AutoCloseable {
 			}
 		}
 		if (failed > 0) {
-			logger.warn("Could not renew " + failed + " lock lease(s); retrying in "
-					+ this.lease.dividedBy(3).toMillis() + " ms unless the lease runs out first");
+			logger.warn("Could not renew " + failed + " lock lease(s); retrying in " + this.interval.toMillis()
+					+ " ms unless the lease runs out first");
 		}
 	}
 

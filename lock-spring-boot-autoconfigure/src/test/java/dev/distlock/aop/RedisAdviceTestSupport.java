@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.RedisLockStore;
 import dev.distlock.test.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +53,7 @@ abstract class RedisAdviceTestSupport {
 
 	final String prefix = "advice-" + UUID.randomUUID() + ":";
 
-	private final List<RedisLockClient> otherClients = new ArrayList<>();
+	private final List<DefaultLockClient> otherClients = new ArrayList<>();
 
 	@BeforeAll
 	static void connect() {
@@ -67,7 +68,7 @@ abstract class RedisAdviceTestSupport {
 
 	@AfterEach
 	void closeOtherClients() {
-		this.otherClients.forEach(RedisLockClient::close);
+		this.otherClients.forEach(DefaultLockClient::close);
 	}
 
 	ApplicationContextRunner contextRunner() {
@@ -81,8 +82,9 @@ abstract class RedisAdviceTestSupport {
 	 * Return a lock client on the same Redis and prefix, standing for another instance of
 	 * the application.
 	 */
-	RedisLockClient otherInstance() {
-		RedisLockClient client = new RedisLockClient(redis, LockClientSettings.defaults().withKeyPrefix(this.prefix));
+	DefaultLockClient otherInstance() {
+		DefaultLockClient client = new DefaultLockClient(new RedisLockStore(redis, this.prefix),
+				LockClientSettings.defaults());
 		this.otherClients.add(client);
 		return client;
 	}

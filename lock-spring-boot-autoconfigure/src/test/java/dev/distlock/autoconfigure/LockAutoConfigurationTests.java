@@ -30,7 +30,9 @@ import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockStore;
+import dev.distlock.core.RedisLockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -66,11 +68,25 @@ class LockAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class));
 
 	@Test
-	void createsRedisLockClientOnTheStringRedisTemplate() {
+	void createsALockClientOnARedisLockStoreOnTheStringRedisTemplate() {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
-			.run((context) -> assertThat(context).hasSingleBean(LockClient.class)
-				.getBean(LockClient.class)
-				.isInstanceOf(RedisLockClient.class));
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockClient.class)
+					.getBean(LockClient.class)
+					.isInstanceOf(DefaultLockClient.class);
+				assertThat(context).hasSingleBean(LockStore.class)
+					.getBean(LockStore.class)
+					.isInstanceOf(RedisLockStore.class);
+			});
+	}
+
+	@Test
+	void usesTheApplicationsLockStore() {
+		LockStore userStore = mock(LockStore.class);
+		this.contextRunner.withBean("userLockStore", LockStore.class, () -> userStore).run((context) -> {
+			assertThat(context).hasSingleBean(LockStore.class).doesNotHaveBean(RedisLockStore.class);
+			assertThat(context).hasSingleBean(DefaultLockClient.class);
+		});
 	}
 
 	@Test
@@ -78,14 +94,17 @@ class LockAutoConfigurationTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
 			.withPropertyValues("distlock.key-prefix=orders:", "distlock.watchdog-lease=9s",
 					"distlock.close-timeout=2s", "distlock.renewal-batch-size=7")
-			.run((context) -> assertThat(context.getBean(RedisLockClient.class).settings())
-				.isEqualTo(new LockClientSettings("orders:", Duration.ofSeconds(9), Duration.ofSeconds(2), 7)));
+			.run((context) -> {
+				assertThat(context.getBean(DefaultLockClient.class).settings())
+					.isEqualTo(new LockClientSettings(Duration.ofSeconds(9), Duration.ofSeconds(2), 7));
+				assertThat(context.getBean(RedisLockStore.class).keyPrefix()).isEqualTo("orders:");
+			});
 	}
 
 	@Test
 	void usesDefaultSettingsWithoutProperties() {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
-			.run((context) -> assertThat(context.getBean(RedisLockClient.class).settings())
+			.run((context) -> assertThat(context.getBean(DefaultLockClient.class).settings())
 				.isEqualTo(LockClientSettings.defaults()));
 	}
 
@@ -105,7 +124,9 @@ class LockAutoConfigurationTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
 			.withBean("userLockClient", LockClient.class, () -> userClient)
 			.run((context) -> {
-				assertThat(context).hasSingleBean(LockClient.class).doesNotHaveBean(RedisLockClient.class);
+				assertThat(context).hasSingleBean(LockClient.class)
+					.doesNotHaveBean(DefaultLockClient.class)
+					.doesNotHaveBean(LockStore.class);
 				assertThat(context.getBean(LockClient.class)).isSameAs(userClient);
 				assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
 			});

@@ -49,9 +49,9 @@ class FailureDetectionTests {
 
 	private StringRedisTemplate redis;
 
-	private RedisLockClient first;
+	private DefaultLockClient first;
 
-	private RedisLockClient second;
+	private DefaultLockClient second;
 
 	@BeforeEach
 	void start() {
@@ -59,8 +59,8 @@ class FailureDetectionTests {
 		this.connectionFactory = TestRedis.connectionFactory(this.server.endpoint(), Duration.ofSeconds(2));
 		this.redis = TestRedis.template(this.connectionFactory);
 		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1));
-		this.first = new RedisLockClient(this.redis, settings);
-		this.second = new RedisLockClient(this.redis, settings);
+		this.first = new DefaultLockClient(new RedisLockStore(this.redis), settings);
+		this.second = new DefaultLockClient(new RedisLockStore(this.redis), settings);
 	}
 
 	@AfterEach
@@ -114,7 +114,7 @@ class FailureDetectionTests {
 
 	@Test
 	void closingWhileRedisHangsReturnsWithinTheCloseTimeout() throws Exception {
-		RedisLockClient client = new RedisLockClient(this.redis,
+		DefaultLockClient client = new DefaultLockClient(new RedisLockStore(this.redis),
 				LockClientSettings.defaults().withCloseTimeout(Duration.ofMillis(500)));
 		assertThat(client.obtain("held-at-close").tryLock(Duration.ZERO)).isTrue();
 		this.server.pause();

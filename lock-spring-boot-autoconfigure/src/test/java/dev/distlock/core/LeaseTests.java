@@ -33,8 +33,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Leases: the watchdog renews, a fixed lease expires, a lost lease is reported, and a
- * closed or crashed client lets others in.
+ * Leases on Redis: the watchdog renews many leases with few scripts, and a crashed
+ * client's lock is free within one lease. The backend-neutral lease semantics are in
+ * {@link LockClientContractTests}.
  *
  * @author distlock
  */
@@ -43,30 +44,8 @@ class LeaseTests extends RedisLockTestSupport {
 	private static final Duration SHORT_LEASE = Duration.ofMillis(900);
 
 	@Test
-	void watchdogKeepsALockForThreeLeasesWhileAFixedLeaseExpires() throws Exception {
-		RedisLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
-		RedisLockClient other = newClient();
-		String renewedKey = uniqueKey("renewed");
-		String fixedKey = uniqueKey("fixed");
-		LockHandle renewed = client.obtain(renewedKey);
-		LockHandle fixed = client.obtain(fixedKey);
-		assertThat(renewed.tryLock(Duration.ZERO)).isTrue();
-		assertThat(fixed.tryLock(Duration.ZERO, SHORT_LEASE)).isTrue();
-		Thread.sleep(SHORT_LEASE.toMillis() * 3 + 100);
-		assertThat(renewed.isHeldByCurrentThread()).isTrue();
-		assertThat(fixed.isHeldByCurrentThread()).isFalse();
-		assertThat(other.obtain(renewedKey).tryLock(Duration.ZERO)).isFalse();
-		LockHandle taker = other.obtain(fixedKey);
-		assertThat(taker.tryLock(Duration.ZERO)).isTrue();
-		renewed.unlock();
-		assertThatExceptionOfType(LockLostException.class).isThrownBy(fixed::unlock);
-		assertThat(redis.hasKey(lockKey(fixedKey))).isTrue();
-		taker.unlock();
-	}
-
-	@Test
 	void watchdogRenewsManyLocksInBatches() throws Exception {
-		RedisLockClient client = newClient(
+		DefaultLockClient client = newClient(
 				LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(3)).withRenewalBatchSize(500));
 		int count = 1200;
 		List<LockHandle> locks = new ArrayList<>();
@@ -92,57 +71,10 @@ class LeaseTests extends RedisLockTestSupport {
 	}
 
 	@Test
-	void watchdogReportsALockTakenOverByAnotherOwner() throws Exception {
-		RedisLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
-		LockHandle lock = client.obtain(uniqueKey("taken-over"));
-		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
-		redis.opsForValue().set(lockKey(lock.key()), "intruder");
-		Thread.sleep(SHORT_LEASE.toMillis());
-		assertThat(lock.isHeldByCurrentThread()).isFalse();
-		assertThat(client.renewedLeaseCount()).isZero();
-		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
-			.withMessageContaining("another client");
-		assertThat(redis.opsForValue().get(lockKey(lock.key()))).isEqualTo("intruder");
-	}
-
-	@Test
-	void closingReleasesHeldLocksAndRefusesNewOnes() throws Exception {
-		String key = uniqueKey("closed");
-		RedisLockClient client = newClient();
-		LockHandle lock = client.obtain(key);
-		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
-		client.close();
-		assertThat(newClient().obtain(key).tryLock(Duration.ZERO)).isTrue();
-		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock).withMessageContaining("closed");
-		assertThatIllegalStateException().isThrownBy(() -> client.obtain(uniqueKey("after")).tryLock(Duration.ZERO))
-			.withMessageContaining("closed");
-	}
-
-	@Test
-	void closingWakesWaitersWhichThenFail() throws Exception {
-		String key = uniqueKey("close-waiter");
-		LockHandle holder = heldByAnotherClient(key);
-		RedisLockClient client = newClient();
-		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-			try {
-				return client.obtain(key).tryLock(Duration.ofSeconds(30));
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		Thread.sleep(300);
-		client.close();
-		assertThatExceptionOfType(Exception.class).isThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
-			.withRootCauseInstanceOf(IllegalStateException.class);
-		holder.unlock();
-	}
-
-	@Test
 	void aCrashedClientsLockIsFreeWithinOneLease() throws Exception {
 		String key = uniqueKey("crashed");
 		LettuceConnectionFactory doomedConnection = TestRedis.connectionFactory(TestRedis.endpoint(), COMMAND_TIMEOUT);
-		RedisLockClient doomed = new RedisLockClient(TestRedis.template(doomedConnection),
+		DefaultLockClient doomed = new DefaultLockClient(new RedisLockStore(TestRedis.template(doomedConnection)),
 				LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1)));
 		assertThat(doomed.obtain(key).tryLock(Duration.ZERO)).isTrue();
 		long acquiredAt = System.nanoTime();

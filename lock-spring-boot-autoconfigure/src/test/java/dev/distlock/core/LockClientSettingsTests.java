@@ -20,11 +20,14 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link LockClientSettings}.
+ * Tests for {@link LockClientSettings} and the key prefix of {@link RedisLockStore}.
  *
  * @author distlock
  */
@@ -33,14 +36,16 @@ class LockClientSettingsTests {
 	@Test
 	void defaultsMatchTheDocumentation() {
 		LockClientSettings settings = LockClientSettings.defaults();
-		assertThat(settings.keyPrefix()).isEqualTo("lock:");
+		assertThat(settings.closeTimeout()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(settings.renewalBatchSize()).isEqualTo(500);
 		assertThat(settings.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(10));
 	}
 
 	@Test
 	void rejectsHashTagBracesInThePrefix() {
-		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withKeyPrefix("a{b}:"))
+		StringRedisTemplate redis = new StringRedisTemplate(new LettuceConnectionFactory());
+		assertThatIllegalArgumentException().isThrownBy(() -> new RedisLockStore(redis, "a{b}:"))
 			.withMessageContaining("'keyPrefix'")
 			.withMessageContaining("a{b}:");
 	}

@@ -52,14 +52,14 @@ class MutualExclusionTests extends RedisLockTestSupport {
 	@Test
 	void twoClientsNeverHoldOneKeyAtTheSameTime() throws Exception {
 		String key = uniqueKey("counter");
-		List<RedisLockClient> clients = List.of(newClient(), newClient());
+		List<DefaultLockClient> clients = List.of(newClient(), newClient());
 		assertThat(clients.get(0).clientId()).isNotEqualTo(clients.get(1).clientId());
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger overlaps = new AtomicInteger();
 		AtomicInteger acquisitions = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS * THREADS_PER_CLIENT);
 		List<Future<?>> workers = new ArrayList<>();
-		for (RedisLockClient client : clients) {
+		for (DefaultLockClient client : clients) {
 			for (int t = 0; t < THREADS_PER_CLIENT; t++) {
 				workers.add(pool.submit(() -> {
 					LockHandle lock = client.obtain(key);

@@ -49,7 +49,7 @@ class RedisClusterLockTests {
 
 	private static LettuceConnectionFactory connectionFactory;
 
-	private final List<RedisLockClient> clients = new ArrayList<>();
+	private final List<DefaultLockClient> clients = new ArrayList<>();
 
 	@BeforeAll
 	static void startCluster() {
@@ -65,13 +65,13 @@ class RedisClusterLockTests {
 
 	@AfterEach
 	void closeClients() {
-		this.clients.forEach(RedisLockClient::close);
+		this.clients.forEach(DefaultLockClient::close);
 	}
 
 	@Test
 	void locksOnKeysAllOverTheClusterExcludeAndWakeEachOther() throws Exception {
-		RedisLockClient first = newClient(LockClientSettings.defaults());
-		RedisLockClient second = newClient(LockClientSettings.defaults());
+		DefaultLockClient first = newClient(LockClientSettings.defaults());
+		DefaultLockClient second = newClient(LockClientSettings.defaults());
 		List<String> keys = IntStream.range(0, 12).mapToObj((i) -> "cluster:order:" + i).toList();
 		assertThat(slotsOf(keys)).hasSizeGreaterThan(6);
 		for (String key : keys) {
@@ -100,8 +100,8 @@ class RedisClusterLockTests {
 	@Test
 	void watchdogRenewsLeasesSpreadOverSlots() throws Exception {
 		Duration lease = Duration.ofSeconds(1);
-		RedisLockClient holderClient = newClient(LockClientSettings.defaults().withWatchdogLease(lease));
-		RedisLockClient other = newClient(LockClientSettings.defaults());
+		DefaultLockClient holderClient = newClient(LockClientSettings.defaults().withWatchdogLease(lease));
+		DefaultLockClient other = newClient(LockClientSettings.defaults());
 		List<String> keys = IntStream.range(0, 60).mapToObj((i) -> "cluster:renewed:" + i).toList();
 		List<LockHandle> held = new ArrayList<>();
 		for (String key : keys) {
@@ -119,8 +119,9 @@ class RedisClusterLockTests {
 		other.obtain(keys.get(0)).unlock();
 	}
 
-	private RedisLockClient newClient(LockClientSettings settings) {
-		RedisLockClient client = new RedisLockClient(TestRedis.template(connectionFactory), settings);
+	private DefaultLockClient newClient(LockClientSettings settings) {
+		DefaultLockClient client = new DefaultLockClient(new RedisLockStore(TestRedis.template(connectionFactory)),
+				settings);
 		this.clients.add(client);
 		return client;
 	}

@@ -65,12 +65,12 @@ abstract class RedisLockTestSupport {
 		this.clients.forEach(LockClient::close);
 	}
 
-	RedisLockClient newClient() {
+	DefaultLockClient newClient() {
 		return newClient(LockClientSettings.defaults());
 	}
 
-	RedisLockClient newClient(LockClientSettings settings) {
-		return register(new RedisLockClient(redis, settings));
+	DefaultLockClient newClient(LockClientSettings settings) {
+		return register(new DefaultLockClient(new RedisLockStore(redis), settings));
 	}
 
 	<C extends LockClient> C register(C client) {
@@ -92,7 +92,7 @@ abstract class RedisLockTestSupport {
 	}
 
 	static String lockKey(String key) {
-		return LockClientSettings.DEFAULT_KEY_PREFIX + "{" + key + "}";
+		return RedisLockStore.DEFAULT_KEY_PREFIX + "{" + key + "}";
 	}
 
 	/**

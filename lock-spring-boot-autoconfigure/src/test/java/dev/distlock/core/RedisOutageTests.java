@@ -17,17 +17,24 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.test.RedisServerHandle;
 import dev.distlock.test.TestRedis;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -46,13 +53,13 @@ class RedisOutageTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private RedisLockClient client;
+	private DefaultLockClient client;
 
 	@BeforeEach
 	void startServer() {
 		this.server = TestRedis.startServer();
 		this.connectionFactory = TestRedis.connectionFactory(this.server.endpoint(), COMMAND_TIMEOUT);
-		this.client = new RedisLockClient(TestRedis.template(this.connectionFactory),
+		this.client = new DefaultLockClient(new RedisLockStore(TestRedis.template(this.connectionFactory)),
 				LockClientSettings.defaults().withCloseTimeout(Duration.ofSeconds(1)));
 	}
 
@@ -84,7 +91,8 @@ class RedisOutageTests {
 
 	@Test
 	void waitersAreWokenByPubSubAgainAfterRedisRestarted() throws Exception {
-		try (RedisLockClient other = new RedisLockClient(TestRedis.template(this.connectionFactory))) {
+		try (DefaultLockClient other = new DefaultLockClient(
+				new RedisLockStore(TestRedis.template(this.connectionFactory)))) {
 			LockHandle holder = other.obtain("restarted");
 			LockHandle waiter = this.client.obtain("restarted");
 			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
@@ -97,6 +105,123 @@ class RedisOutageTests {
 				.println("after a Redis restart a waiter was woken " + wokenAfterMillis + " ms after the release");
 			assertThat(wokenAfterMillis).isLessThan(5000);
 		}
+	}
+
+	@Test
+	void aTimedOutAcquireLeavesNoLockBehindOnceRedisAnswersAgain() throws Exception {
+		StringRedisTemplate redis = TestRedis.template(this.connectionFactory);
+		LockHandle lock = this.client.obtain("timed-out");
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		lock.unlock();
+		this.server.pause();
+		try {
+			assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> lock.tryLock(Duration.ZERO));
+			assertThatExceptionOfType(LockBackendException.class)
+				.isThrownBy(() -> this.client.acquire("timed-out-hold", Duration.ZERO, null));
+			Thread.sleep(100);
+		}
+		finally {
+			this.server.resume();
+		}
+		// The acquire scripts were queued on the connection and run once Redis answers;
+		// the owner-checked releases queued behind them must free the keys at once, not
+		// after the 30 s watchdog lease.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+		while ((Boolean.TRUE.equals(redis.hasKey(lockKey("timed-out")))
+				|| Boolean.TRUE.equals(redis.hasKey(lockKey("timed-out-hold")))) && System.nanoTime() - deadline < 0) {
+			Thread.sleep(10);
+		}
+		assertThat(redis.hasKey(lockKey("timed-out"))).isFalse();
+		assertThat(redis.hasKey(lockKey("timed-out-hold"))).isFalse();
+	}
+
+	@Test
+	void concurrentFirstAcquisitionsAgainstAPausedRedisAllFailWithinOneTimeout() throws Exception {
+		this.server.pause();
+		int callers = 8;
+		List<CompletableFuture<Long>> failures = new ArrayList<>();
+		CountDownLatch start = new CountDownLatch(1);
+		try {
+			for (int i = 0; i < callers; i++) {
+				String key = "first-" + i;
+				failures.add(CompletableFuture.supplyAsync(() -> {
+					try {
+						start.await();
+						long started = System.nanoTime();
+						try {
+							this.client.obtain(key).tryLock(Duration.ZERO);
+							return -1L;
+						}
+						catch (LockBackendException ex) {
+							return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+						}
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+				}, (task) -> new Thread(task).start()));
+			}
+			start.countDown();
+			List<Long> failedAfterMillis = new ArrayList<>();
+			for (CompletableFuture<Long> failure : failures) {
+				failedAfterMillis.add(failure.get(30, TimeUnit.SECONDS));
+			}
+			System.out.println(callers + " first acquisitions against a paused Redis failed after " + failedAfterMillis
+					+ " ms (command timeout " + COMMAND_TIMEOUT.toMillis() + " ms)");
+			// One after another they would take callers x the command timeout.
+			assertThat(failedAfterMillis)
+				.allSatisfy((millis) -> assertThat(millis).isBetween(0L, 2 * COMMAND_TIMEOUT.toMillis() + 1000));
+		}
+		finally {
+			this.server.resume();
+		}
+	}
+
+	@Test
+	void aLostPubSubConnectionIsRestoredWithoutWaitingOutTheHoldersLease() throws Exception {
+		StringRedisTemplate redis = TestRedis.template(this.connectionFactory);
+		try (DefaultLockClient other = new DefaultLockClient(new RedisLockStore(redis))) {
+			LockHandle holder = other.obtain("reconnect");
+			LockHandle waiter = this.client.obtain("reconnect");
+			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+			CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+				try {
+					assertThat(waiter.tryLock(Duration.ofSeconds(60))).isTrue();
+					waiter.unlock();
+					return System.nanoTime();
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			Thread.sleep(500);
+			assertThat(killPubSubConnections(redis)).isPositive();
+			long releasedAt = System.nanoTime();
+			holder.unlock();
+			long acquiredAfterMillis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(60, TimeUnit.SECONDS) - releasedAt);
+			System.out.println("a release published while the pub/sub connection was down reached the waiter after "
+					+ acquiredAfterMillis + " ms (holder's lease 30 s)");
+			assertThat(acquiredAfterMillis).isLessThan(5000);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static long killPubSubConnections(StringRedisTemplate redis) {
+		Long killed = redis.execute((RedisCallback<Long>) (connection) -> {
+			try {
+				return ((RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection())
+					.clientKill(KillArgs.Builder.typePubsub())
+					.get(5, TimeUnit.SECONDS);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("CLIENT KILL TYPE pubsub failed", ex);
+			}
+		});
+		return (killed != null) ? killed : 0;
+	}
+
+	private static String lockKey(String key) {
+		return LockKeys.of(RedisLockStore.DEFAULT_KEY_PREFIX, key).lockKey();
 	}
 
 	/**
@@ -159,7 +284,8 @@ class RedisOutageTests {
 		Throwable thrown = outcome.get(5, TimeUnit.SECONDS);
 		this.server.resume();
 		assertThat(thrown).isInstanceOf(InterruptedException.class).hasCauseInstanceOf(LockBackendException.class);
-		try (RedisLockClient other = new RedisLockClient(TestRedis.template(this.connectionFactory))) {
+		try (DefaultLockClient other = new DefaultLockClient(
+				new RedisLockStore(TestRedis.template(this.connectionFactory)))) {
 			LockHandle otherLock = other.obtain("interrupted-command");
 			assertThat(acquireWithinSeconds(otherLock, 5)).isTrue();
 			otherLock.unlock();

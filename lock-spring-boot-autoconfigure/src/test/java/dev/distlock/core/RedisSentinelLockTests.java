@@ -58,8 +58,8 @@ class RedisSentinelLockTests {
 	void locksRenewsAndWakesWaitersThroughSentinel() throws Exception {
 		StringRedisTemplate redis = TestRedis.template(this.connectionFactory);
 		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1));
-		try (RedisLockClient first = new RedisLockClient(redis, settings);
-				RedisLockClient second = new RedisLockClient(redis, settings)) {
+		try (DefaultLockClient first = new DefaultLockClient(new RedisLockStore(redis), settings);
+				DefaultLockClient second = new DefaultLockClient(new RedisLockStore(redis), settings)) {
 			LockHandle holder = first.obtain("sentinel:order:1");
 			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
 			Thread.sleep(2500);

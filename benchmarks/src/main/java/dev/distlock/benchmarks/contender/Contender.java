@@ -29,7 +29,7 @@ import dev.distlock.benchmarks.RedisEndpoint;
 public enum Contender {
 
 	/**
-	 * This project's {@code RedisLockClient}.
+	 * This project's {@code DefaultLockClient} on a {@code RedisLockStore}.
 	 */
 	DISTLOCK("distlock", true),
 

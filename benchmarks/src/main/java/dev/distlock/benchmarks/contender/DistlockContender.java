@@ -21,14 +21,15 @@ import java.time.Duration;
 import dev.distlock.benchmarks.RedisEndpoint;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.RedisLockStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * distlock's {@link RedisLockClient}, in watchdog mode (no lease given).
+ * distlock's {@link DefaultLockClient} on a {@link RedisLockStore}, in watchdog mode (no lease given).
  *
  * @author distlock
  * @since 0.1.0
@@ -37,11 +38,11 @@ final class DistlockContender implements LockContender {
 
 	private final LettuceConnectionFactory connectionFactory;
 
-	private final RedisLockClient client;
+	private final DefaultLockClient client;
 
 	DistlockContender(RedisEndpoint endpoint, Duration lease) {
 		this.connectionFactory = SpringRedis.connectionFactory(endpoint);
-		this.client = new RedisLockClient(new StringRedisTemplate(this.connectionFactory),
+		this.client = new DefaultLockClient(new RedisLockStore(new StringRedisTemplate(this.connectionFactory)),
 				LockClientSettings.defaults().withWatchdogLease(lease));
 	}
 

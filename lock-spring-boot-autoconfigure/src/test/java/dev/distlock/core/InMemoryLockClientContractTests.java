@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+/**
+ * The lock contract on the in-memory store: the fast run of the suite, and the proof that
+ * a backend needs nothing but the {@link LockStore} methods.
+ *
+ * @author distlock
+ */
+class InMemoryLockClientContractTests extends LockClientContractTests {
+
+	private final InMemoryLockStore store = new InMemoryLockStore();
+
+	@Override
+	protected LockStore newStore() {
+		return this.store;
+	}
+
+	@Override
+	protected boolean isLocked(String key) {
+		return this.store.isLocked(key);
+	}
+
+	@Override
+	protected void takeOver(String key) {
+		this.store.takeOver(key, "someone-else");
+	}
+
+	@Override
+	protected void expire(String key) {
+		this.store.expire(key);
+	}
+
+	@Override
+	protected boolean canBeMadeUnreachable() {
+		return true;
+	}
+
+	@Override
+	protected void setUnreachable(boolean unreachable) {
+		this.store.setUnreachable(unreachable);
+	}
+
+}

@@ -1,0 +1,812 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockBackendException;
+import dev.distlock.LockLostException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The lock semantics every {@link LockStore} must give a {@link DefaultLockClient}: one
+ * abstract suite, run against the in-memory store and Redis standalone, Sentinel and
+ * Cluster by its subclasses, like ShedLock's provider integration test. A subclass says
+ * how to make a store for the shared backend and how to tamper with a key as a failure
+ * would (expiry, another owner, an outage).
+ *
+ * @author distlock
+ */
+@ExtendWith(OutputCaptureExtension.class)
+abstract class LockClientContractTests {
+
+	static final Duration SHORT_LEASE = Duration.ofMillis(900);
+
+	private final List<LockClient> clients = new ArrayList<>();
+
+	/**
+	 * Return a new store on the backend the subclass tests; every store of one test
+	 * shares that backend, as application instances would.
+	 * @return the store
+	 */
+	protected abstract LockStore newStore();
+
+	/**
+	 * Return whether the backend records someone holding {@code key}.
+	 */
+	protected abstract boolean isLocked(String key);
+
+	/**
+	 * Give {@code key} to a foreign owner, as another client would have taken it.
+	 */
+	protected abstract void takeOver(String key);
+
+	/**
+	 * Drop the lock on {@code key} from the backend, as expiry or eviction would.
+	 */
+	protected abstract void expire(String key);
+
+	/**
+	 * Make the backend unreachable or reachable again; only where
+	 * {@link #canBeMadeUnreachable()}.
+	 */
+	protected void setUnreachable(boolean unreachable) {
+		throw new UnsupportedOperationException();
+	}
+
+	protected boolean canBeMadeUnreachable() {
+		return false;
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.forEach(LockClient::close);
+	}
+
+	DefaultLockClient newClient() {
+		return newClient(LockClientSettings.defaults());
+	}
+
+	DefaultLockClient newClient(LockClientSettings settings) {
+		DefaultLockClient client = new DefaultLockClient(newStore(), settings);
+		this.clients.add(client);
+		return client;
+	}
+
+	LockHandle heldByAnotherClient(String key) throws InterruptedException {
+		LockHandle holder = newClient().obtain(key);
+		assertThat(holder.tryLock(Duration.ZERO)).as("%s acquired", key).isTrue();
+		return holder;
+	}
+
+	static String uniqueKey(String name) {
+		return name + ":" + UUID.randomUUID();
+	}
+
+	static void awaitWaiting(DefaultLockClient client, String key) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (client.waitingCount(key) == 0) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new AssertionError("Nobody waited for " + key);
+			}
+			Thread.sleep(5);
+		}
+	}
+
+	// Exclusion, ownership, reentrancy
+
+	@Test
+	void anotherClientCannotAcquireAHeldLock() throws Exception {
+		String key = uniqueKey("held");
+		LockHandle mine = newClient().obtain(key);
+		LockHandle theirs = newClient().obtain(key);
+		assertThat(mine.tryLock(Duration.ZERO)).isTrue();
+		assertThat(isLocked(key)).isTrue();
+		assertThat(theirs.tryLock(Duration.ZERO)).isFalse();
+		mine.unlock();
+		assertThat(isLocked(key)).isFalse();
+		assertThat(theirs.tryLock(Duration.ZERO)).isTrue();
+		theirs.unlock();
+	}
+
+	@Test
+	void reentersAndReleasesOnTheLastUnlock() throws Exception {
+		DefaultLockClient client = newClient();
+		String key = uniqueKey("reentrant");
+		LockHandle lock = client.obtain(key);
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		long fence = lock.fencingToken();
+		assertThat(client.obtain(key).tryLock(Duration.ZERO)).isTrue();
+		assertThat(lock.tryLock(Duration.ofSeconds(1), Duration.ofSeconds(5))).isTrue();
+		assertThat(lock.getHoldCount()).isEqualTo(3);
+		assertThat(lock.fencingToken()).isEqualTo(fence);
+		lock.unlock();
+		lock.unlock();
+		assertThat(isLocked(key)).isTrue();
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThat(isLocked(key)).isFalse();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(lock.getHoldCount()).isZero();
+	}
+
+	@Test
+	void rejectsUnlockByAnotherThreadAndKeepsTheKey() throws Exception {
+		LockHandle lock = newClient().obtain(uniqueKey("owned"));
+		lock.lock();
+		try {
+			CompletableFuture<Void> foreignUnlock = CompletableFuture.runAsync(lock::unlock);
+			assertThatExceptionOfType(ExecutionException.class)
+				.isThrownBy(() -> foreignUnlock.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(IllegalMonitorStateException.class);
+			assertThat(isLocked(lock.key())).isTrue();
+			assertThat(lock.isHeldByCurrentThread()).isTrue();
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	@Test
+	void rejectsUnlockOfALockNeverAcquired() {
+		LockHandle lock = newClient().obtain(uniqueKey("free"));
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
+			.withMessageContaining(lock.key());
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::fencingToken);
+	}
+
+	@Test
+	void unlockAfterTheLeaseExpiredLeavesTheNewOwnersLock() throws Exception {
+		String key = uniqueKey("expired");
+		LockHandle first = newClient().obtain(key);
+		LockHandle second = newClient().obtain(key);
+		assertThat(first.tryLock(Duration.ZERO, Duration.ofMillis(200))).isTrue();
+		assertThat(second.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(30))).isTrue();
+		try {
+			assertThat(first.isHeldByCurrentThread()).isFalse();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(first::unlock).withMessageContaining(key);
+			assertThat(first.getHoldCount()).isZero();
+			second.confirmOwnership();
+		}
+		finally {
+			second.unlock();
+		}
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void fencingTokensStrictlyIncreaseAcrossClients() throws Exception {
+		String key = uniqueKey("fence");
+		List<LockClient> pair = List.of(newClient(), newClient());
+		List<Long> fences = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			LockClient client = pair.get(i % 2);
+			if (i % 3 == 0) {
+				try (LockHold hold = client.acquire(key, Duration.ofSeconds(5), null)) {
+					fences.add(hold.fencingToken());
+				}
+			}
+			else {
+				LockHandle lock = client.obtain(key);
+				assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+				fences.add(lock.fencingToken());
+				lock.unlock();
+			}
+		}
+		assertThat(fences).isSorted().doesNotHaveDuplicates();
+	}
+
+	@Test
+	void confirmOwnershipDetectsAForeignOwner() throws Exception {
+		LockHandle lock = newClient().obtain(uniqueKey("confirm"));
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		lock.confirmOwnership();
+		takeOver(lock.key());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::confirmOwnership);
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(isLocked(lock.key())).as("the foreign owner keeps it").isTrue();
+		expire(lock.key());
+	}
+
+	@Test
+	void reenteringALostLockFails() throws Exception {
+		LockHandle lock = newClient().obtain(uniqueKey("lost-reentry"));
+		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(100))).isTrue();
+		Thread.sleep(200);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> lock.tryLock(Duration.ZERO));
+		assertThat(lock.getHoldCount()).isEqualTo(1);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+	}
+
+	@Test
+	void clientsNeverOverlapOnOneKeyAndFencingNeverRegresses() throws Exception {
+		String key = uniqueKey("counter");
+		List<DefaultLockClient> pair = List.of(newClient(), newClient());
+		int threadsPerClient = 3;
+		int rounds = 60;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger regressions = new AtomicInteger();
+		long[] lastFence = new long[1];
+		int[] counter = new int[1];
+		ExecutorService pool = Executors.newFixedThreadPool(pair.size() * threadsPerClient);
+		List<Future<?>> workers = new ArrayList<>();
+		for (DefaultLockClient client : pair) {
+			for (int t = 0; t < threadsPerClient; t++) {
+				boolean callOwned = t % 2 == 0;
+				workers.add(pool.submit(() -> {
+					for (int i = 0; i < rounds; i++) {
+						if (callOwned) {
+							LockHold hold = client.acquireAsync(key, Duration.ofSeconds(60), null)
+								.toCompletableFuture()
+								.get(60, TimeUnit.SECONDS);
+							try {
+								criticalSection(hold.fencingToken(), inside, overlaps, regressions, lastFence, counter);
+							}
+							finally {
+								hold.release();
+							}
+						}
+						else {
+							LockHandle lock = client.obtain(key);
+							assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
+							try {
+								criticalSection(lock.fencingToken(), inside, overlaps, regressions, lastFence, counter);
+							}
+							finally {
+								lock.unlock();
+							}
+						}
+					}
+					return null;
+				}));
+			}
+		}
+		for (Future<?> worker : workers) {
+			worker.get(3, TimeUnit.MINUTES);
+		}
+		pool.shutdown();
+		assertThat(overlaps).hasValue(0);
+		assertThat(regressions).hasValue(0);
+		assertThat(counter[0]).isEqualTo(pair.size() * threadsPerClient * rounds);
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	private static void criticalSection(long fence, AtomicInteger inside, AtomicInteger overlaps,
+			AtomicInteger regressions, long[] lastFence, int[] counter) {
+		if (inside.incrementAndGet() > 1) {
+			overlaps.incrementAndGet();
+		}
+		int read = counter[0];
+		Thread.onSpinWait();
+		counter[0] = read + 1;
+		if (fence <= lastFence[0]) {
+			regressions.incrementAndGet();
+		}
+		lastFence[0] = fence;
+		inside.decrementAndGet();
+	}
+
+	// Call-owned holds
+
+	@Test
+	void aHoldIsReleasedFromAnotherThreadAndOnlyOnce() throws Exception {
+		String key = uniqueKey("hold");
+		LockClient client = newClient();
+		LockHold hold = client.acquire(key, Duration.ZERO, null);
+		assertThat(hold.isValid()).isTrue();
+		assertThat(isLocked(key)).isTrue();
+		CompletableFuture.runAsync(hold::release).get(10, TimeUnit.SECONDS);
+		assertThat(isLocked(key)).isFalse();
+		assertThat(hold.isValid()).isFalse();
+		assertThatIllegalStateException().isThrownBy(hold::release).withMessageContaining("already released");
+		hold.close();
+	}
+
+	@Test
+	void aHoldExcludesThreadHandlesOfTheSameClient() throws Exception {
+		String key = uniqueKey("mixed");
+		DefaultLockClient client = newClient();
+		try (LockHold hold = client.acquire(key, Duration.ZERO, null)) {
+			assertThat(hold.key()).isEqualTo(key);
+			assertThat(client.obtain(key).tryLock(Duration.ofMillis(50))).isFalse();
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> client.acquire(key, Duration.ZERO, null));
+		}
+		LockHandle lock = client.obtain(key);
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void aBusyAcquireSaysHowLongTheHoldersLeaseHasLeft() throws Exception {
+		String key = uniqueKey("busy-hold");
+		try (LockHold holder = newClient().acquire(key, Duration.ZERO, Duration.ofSeconds(20))) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> newClient().acquire(key, Duration.ofMillis(100), null))
+				.withMessageContaining(key)
+				.satisfies((ex) -> assertThat(ex.getHolderLeaseRemaining()).hasValueSatisfying(
+						(remaining) -> assertThat(remaining).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(20))));
+			assertThat(holder.isValid()).isTrue();
+		}
+	}
+
+	@Test
+	void asyncAcquireCompletesOnAClientThreadAndWaitsForTheRelease() throws Exception {
+		String key = uniqueKey("async");
+		DefaultLockClient waiting = newClient();
+		LockHold holder = newClient().acquire(key, Duration.ZERO, null);
+		Thread caller = Thread.currentThread();
+		AtomicReference<Thread> completedOn = new AtomicReference<>();
+		CompletableFuture<LockHold> pending = waiting.acquireAsync(key, Duration.ofSeconds(20), null)
+			.whenComplete((hold, ex) -> completedOn.set(Thread.currentThread()))
+			.toCompletableFuture();
+		awaitWaiting(waiting, key);
+		assertThat(pending).isNotDone();
+		holder.release();
+		LockHold hold = pending.get(10, TimeUnit.SECONDS);
+		assertThat(completedOn.get()).isNotSameAs(caller);
+		assertThat(hold.fencingToken()).isGreaterThan(0);
+		assertThat(isLocked(key)).isTrue();
+		hold.release();
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void asyncAcquireFailsWithoutBlockingWhenTheLockStaysBusy() throws Exception {
+		String key = uniqueKey("async-busy");
+		LockHandle holder = heldByAnotherClient(key);
+		try {
+			DefaultLockClient client = newClient();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(
+					() -> client.acquireAsync(key, Duration.ZERO, null).toCompletableFuture().get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockAcquisitionException.class);
+			assertThatExceptionOfType(ExecutionException.class)
+				.isThrownBy(() -> client.acquireAsync(key, Duration.ofMillis(200), null)
+					.toCompletableFuture()
+					.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockAcquisitionException.class);
+			assertThat(client.waitingCount(key)).isZero();
+		}
+		finally {
+			holder.unlock();
+		}
+	}
+
+	@Test
+	void asyncAcquireQueuedBehindALocalHoldTimesOut() throws Exception {
+		String key = uniqueKey("async-queued");
+		DefaultLockClient client = newClient();
+		try (LockHold first = client.acquire(key, Duration.ZERO, null)) {
+			CompletableFuture<LockHold> second = client.acquireAsync(key, Duration.ofMillis(200), null)
+				.toCompletableFuture();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> second.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockAcquisitionException.class);
+			assertThat(first.isValid()).isTrue();
+		}
+		assertThat(client.waitingCount(key)).isZero();
+	}
+
+	@Test
+	void cancellingAnAsyncAcquireGivesUpTheWaitAndLeavesNoLock() throws Exception {
+		String key = uniqueKey("async-cancel");
+		DefaultLockClient client = newClient();
+		LockHandle holder = heldByAnotherClient(key);
+		CompletableFuture<LockHold> inStore = client.acquireAsync(key, Duration.ofSeconds(30), null)
+			.toCompletableFuture();
+		awaitWaiting(client, key);
+		CompletableFuture<LockHold> queuedLocally = client.acquireAsync(key, Duration.ofSeconds(30), null)
+			.toCompletableFuture();
+		assertThat(queuedLocally.cancel(false)).isTrue();
+		assertThat(inStore.cancel(false)).isTrue();
+		assertThatExceptionOfType(CancellationException.class).isThrownBy(() -> inStore.get(1, TimeUnit.SECONDS));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (client.waitingCount(key) > 0 && System.nanoTime() - deadline < 0) {
+			Thread.sleep(5);
+		}
+		assertThat(client.waitingCount(key)).isZero();
+		holder.unlock();
+		assertThat(isLocked(key)).isFalse();
+		try (LockHold again = client.acquire(key, Duration.ZERO, null)) {
+			assertThat(again.isValid()).isTrue();
+		}
+	}
+
+	// Unlocking on an interrupted thread
+
+	@Test
+	void unlockWithTheInterruptFlagSetSucceedsAndKeepsTheFlag() throws Exception {
+		String key = uniqueKey("interrupted-unlock");
+		DefaultLockClient client = newClient();
+		CompletableFuture<Boolean> flagAfterUnlock = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				LockHandle lock = client.obtain(key);
+				lock.lock();
+				LockHold hold = client.acquire(key + ":hold", Duration.ZERO, null);
+				Thread.currentThread().interrupt();
+				lock.unlock();
+				hold.release();
+				flagAfterUnlock.complete(Thread.currentThread().isInterrupted());
+			}
+			catch (Throwable ex) {
+				flagAfterUnlock.completeExceptionally(ex);
+			}
+		});
+		thread.start();
+		assertThat(flagAfterUnlock.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(isLocked(key)).isFalse();
+		assertThat(isLocked(key + ":hold")).isFalse();
+	}
+
+	// Waiting
+
+	@Test
+	void tryLockWithZeroWaitReturnsAtOnceWhenHeld() throws Exception {
+		String key = uniqueKey("busy");
+		LockHandle holder = heldByAnotherClient(key);
+		try {
+			LockHandle other = newClient().obtain(key);
+			assertThat(other.tryLock(Duration.ZERO)).isFalse();
+			assertThat(other.tryLock()).isFalse();
+		}
+		finally {
+			holder.unlock();
+		}
+	}
+
+	@Test
+	void tryLockGivesUpAfterTheWaitTime() throws Exception {
+		String key = uniqueKey("timeout");
+		LockHandle holder = heldByAnotherClient(key);
+		try {
+			long started = System.nanoTime();
+			assertThat(newClient().obtain(key).tryLock(Duration.ofMillis(300))).isFalse();
+			long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+			assertThat(elapsedMillis).isGreaterThanOrEqualTo(250L);
+		}
+		finally {
+			holder.unlock();
+		}
+	}
+
+	@Test
+	void releaseWakesAWaiterInAnotherClientWithoutWaitingForTheLease() throws Exception {
+		String key = uniqueKey("wake");
+		LockHandle holder = newClient().obtain(key);
+		DefaultLockClient waitingClient = newClient();
+		LockHandle waiter = waitingClient.obtain(key);
+		for (int i = 0; i < 5; i++) {
+			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+			CompletableFuture<Boolean> acquired = CompletableFuture.supplyAsync(() -> {
+				try {
+					boolean result = waiter.tryLock(Duration.ofSeconds(20));
+					waiter.unlock();
+					return result;
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			awaitWaiting(waitingClient, key);
+			holder.unlock();
+			// The watchdog lease is 30 s: without a wake-up the waiter would sleep until
+			// the holder's lease ran out.
+			assertThat(acquired.get(20, TimeUnit.SECONDS)).isTrue();
+		}
+	}
+
+	@Test
+	void interruptEndsTheWaitWithInterruptedException() throws Exception {
+		String key = uniqueKey("interrupt");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient client = newClient();
+		LockHandle waiter = client.obtain(key);
+		CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				waiter.tryLock(Duration.ofSeconds(30));
+				outcome.complete(null);
+			}
+			catch (Throwable ex) {
+				outcome.complete(ex);
+			}
+		});
+		thread.start();
+		awaitWaiting(client, key);
+		thread.interrupt();
+		assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+		assertThat(holder.isHeldByCurrentThread()).isTrue();
+		holder.unlock();
+	}
+
+	@Test
+	void interruptDuringExecuteFailsAcquisitionAndRestoresTheFlag() throws Exception {
+		String key = uniqueKey("interrupt-execute");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient client = newClient();
+		AtomicBoolean ran = new AtomicBoolean();
+		CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+		CompletableFuture<Boolean> flagAfterwards = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				client.execute(key, Duration.ofSeconds(30), (lock) -> ran.getAndSet(true));
+				outcome.complete(null);
+			}
+			catch (Throwable ex) {
+				outcome.complete(ex);
+			}
+			flagAfterwards.complete(Thread.currentThread().isInterrupted());
+		});
+		thread.start();
+		awaitWaiting(client, key);
+		thread.interrupt();
+		assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(LockAcquisitionException.class)
+			.hasCauseInstanceOf(InterruptedException.class);
+		assertThat(flagAfterwards.get(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(ran).isFalse();
+		holder.unlock();
+	}
+
+	@Test
+	void lockIgnoresInterruptsUntilAcquiredAndRestoresTheFlag() throws Exception {
+		String key = uniqueKey("uninterruptible");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient client = newClient();
+		LockHandle waiter = client.obtain(key);
+		CompletableFuture<Boolean> interruptedWhenAcquired = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			waiter.lock();
+			interruptedWhenAcquired.complete(Thread.currentThread().isInterrupted());
+			waiter.unlock();
+		});
+		thread.start();
+		awaitWaiting(client, key);
+		thread.interrupt();
+		Thread.sleep(200);
+		assertThat(interruptedWhenAcquired).isNotDone();
+		holder.unlock();
+		assertThat(interruptedWhenAcquired.get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	// Leases, watchdog, loss reporting
+
+	@Test
+	void watchdogKeepsALockForThreeLeasesWhileAFixedLeaseExpires() throws Exception {
+		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
+		DefaultLockClient other = newClient();
+		String renewedKey = uniqueKey("renewed");
+		String fixedKey = uniqueKey("fixed");
+		LockHandle renewed = client.obtain(renewedKey);
+		LockHandle fixed = client.obtain(fixedKey);
+		assertThat(renewed.tryLock(Duration.ZERO)).isTrue();
+		assertThat(fixed.tryLock(Duration.ZERO, SHORT_LEASE)).isTrue();
+		Thread.sleep(SHORT_LEASE.toMillis() * 3 + 100);
+		assertThat(renewed.isHeldByCurrentThread()).isTrue();
+		assertThat(fixed.isHeldByCurrentThread()).isFalse();
+		assertThat(other.obtain(renewedKey).tryLock(Duration.ZERO)).isFalse();
+		LockHandle taker = other.obtain(fixedKey);
+		assertThat(taker.tryLock(Duration.ZERO)).isTrue();
+		renewed.unlock();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(fixed::unlock);
+		assertThat(isLocked(fixedKey)).isTrue();
+		taker.unlock();
+	}
+
+	@Test
+	void watchdogReportsALockTakenOverByAnotherOwner() throws Exception {
+		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
+		LockHandle lock = client.obtain(uniqueKey("taken-over"));
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		LockHold hold = client.acquire(uniqueKey("taken-over-hold"), Duration.ZERO, null);
+		takeOver(lock.key());
+		takeOver(hold.key());
+		Thread.sleep(SHORT_LEASE.toMillis());
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(hold.isValid()).isFalse();
+		assertThat(client.renewedLeaseCount()).isZero();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
+			.withMessageContaining("another client");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release);
+		assertThat(isLocked(lock.key())).isTrue();
+		expire(lock.key());
+		expire(hold.key());
+	}
+
+	@Test
+	void aReleaseRacingARenewalNeverReportsALoss(CapturedOutput output) throws Exception {
+		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(30)));
+		String key = uniqueKey("churn");
+		LockHandle lock = client.obtain(key);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+		int rounds = 0;
+		while (System.nanoTime() - deadline < 0) {
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			assertThat(lock.isHeldByCurrentThread()).isTrue();
+			assertThat(lock.tryLock(Duration.ZERO)).as("re-entry in round %d", rounds).isTrue();
+			lock.unlock();
+			lock.unlock();
+			rounds++;
+		}
+		assertThat(rounds).isGreaterThan(10);
+		assertThat(output).doesNotContain("was lost");
+	}
+
+	@Test
+	void closingReleasesHeldLocksAndRefusesNewOnes() throws Exception {
+		String key = uniqueKey("closed");
+		DefaultLockClient client = newClient();
+		LockHandle lock = client.obtain(key);
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		LockHold hold = client.acquire(key + ":hold", Duration.ZERO, null);
+		client.close();
+		assertThat(newClient().obtain(key).tryLock(Duration.ZERO)).isTrue();
+		assertThat(isLocked(key + ":hold")).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock).withMessageContaining("closed");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release).withMessageContaining("closed");
+		assertThatIllegalStateException().isThrownBy(() -> client.obtain(uniqueKey("after")).tryLock(Duration.ZERO))
+			.withMessageContaining("closed");
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> client.acquireAsync(uniqueKey("after"), Duration.ZERO, null)
+				.toCompletableFuture()
+				.get(5, TimeUnit.SECONDS))
+			.withCauseInstanceOf(IllegalStateException.class);
+	}
+
+	@Test
+	void closingWakesWaitersWhichThenFail() throws Exception {
+		String key = uniqueKey("close-waiter");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient client = newClient();
+		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+			try {
+				return client.obtain(key).tryLock(Duration.ofSeconds(30));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		awaitWaiting(client, key);
+		client.close();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+			.withRootCauseInstanceOf(IllegalStateException.class);
+		holder.unlock();
+	}
+
+	// The callback form and arguments
+
+	@Test
+	void executeRunsTheCallbackUnderTheLockAndReturnsItsResult() {
+		DefaultLockClient client = newClient();
+		String key = uniqueKey("execute");
+		String result = client.execute(key, Duration.ZERO, (lock) -> {
+			assertThat(lock.isHeldByCurrentThread()).isTrue();
+			assertThat(isLocked(key)).isTrue();
+			return "done:" + lock.fencingToken();
+		});
+		assertThat(result).startsWith("done:");
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void executeReleasesWhenTheCallbackThrowsACheckedException() {
+		DefaultLockClient client = newClient();
+		String key = uniqueKey("execute-fails");
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> client.execute(key, Duration.ZERO, (lock) -> {
+			throw new IOException("disk full");
+		})).withMessage("disk full");
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void executeFailsWithoutRunningTheCallbackWhenTheLockIsBusy() throws Exception {
+		String key = uniqueKey("execute-busy");
+		LockHandle holder = heldByAnotherClient(key);
+		try {
+			List<String> ran = new ArrayList<>();
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> newClient().execute(key, Duration.ofMillis(100), (lock) -> ran.add("ran")))
+				.withMessageContaining(key)
+				.satisfies((ex) -> assertThat(ex.getWaitTime()).isEqualTo(Duration.ofMillis(100)));
+			assertThat(ran).isEmpty();
+		}
+		finally {
+			holder.unlock();
+		}
+	}
+
+	@Test
+	void executeReportsALockLostWhileTheCallbackRan() {
+		DefaultLockClient client = newClient();
+		String key = uniqueKey("execute-lost");
+		assertThatExceptionOfType(LockLostException.class)
+			.isThrownBy(() -> client.execute(key, Duration.ZERO, Duration.ofMillis(100), (lock) -> {
+				Thread.sleep(250);
+				return "late";
+			}));
+	}
+
+	@Test
+	void rejectsInvalidArgumentsWithTheirName() {
+		DefaultLockClient client = newClient();
+		assertThatIllegalArgumentException().isThrownBy(() -> client.obtain(" ")).withMessageContaining("blank");
+		assertThatIllegalArgumentException().isThrownBy(() -> client.acquire(" ", Duration.ZERO, null))
+			.withMessageContaining("blank");
+		LockHandle lock = client.obtain(uniqueKey("args"));
+		assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1)))
+			.withMessageContaining("'waitTime'");
+		assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ZERO))
+			.withMessageContaining("'leaseTime'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> client.acquireAsync(lock.key(), Duration.ZERO, Duration.ZERO))
+			.withMessageContaining("'leaseTime'");
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition);
+	}
+
+	// Outages
+
+	@Test
+	void acquisitionFailsClosedWhileTheStoreIsUnreachableAndRecovers() throws Exception {
+		assumeTrue(canBeMadeUnreachable(), "this backend cannot be made unreachable from the suite");
+		String key = uniqueKey("outage");
+		DefaultLockClient client = newClient();
+		setUnreachable(true);
+		try {
+			assertThatExceptionOfType(LockBackendException.class)
+				.isThrownBy(() -> client.obtain(key).tryLock(Duration.ZERO))
+				.withMessageContaining(key);
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(
+					() -> client.acquireAsync(key, Duration.ZERO, null).toCompletableFuture().get(5, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockBackendException.class);
+		}
+		finally {
+			setUnreachable(false);
+		}
+		try (LockHold hold = client.acquire(key, Duration.ZERO, null)) {
+			assertThat(hold.isValid()).isTrue();
+		}
+	}
+
+}
