@@ -657,20 +657,34 @@ abstract class LockClientContractTests {
 
 	@Test
 	void aReleaseRacingARenewalNeverReportsALoss(CapturedOutput output) throws Exception {
-		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(30)));
-		String key = uniqueKey("churn");
-		LockHandle lock = client.obtain(key);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-		int rounds = 0;
-		while (System.nanoTime() - deadline < 0) {
-			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
-			assertThat(lock.isHeldByCurrentThread()).isTrue();
-			assertThat(lock.tryLock(Duration.ZERO)).as("re-entry in round %d", rounds).isTrue();
-			lock.unlock();
-			lock.unlock();
-			rounds++;
+		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(150)));
+		int threads = 6;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		List<Future<Integer>> churners = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			String key = uniqueKey("churn-" + t);
+			churners.add(pool.submit(() -> {
+				LockHandle lock = client.obtain(key);
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+				int rounds = 0;
+				while (System.nanoTime() - deadline < 0) {
+					assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+					try {
+						assertThat(lock.tryLock(Duration.ZERO)).as("re-entry in round %d", rounds).isTrue();
+						lock.unlock();
+					}
+					finally {
+						lock.unlock();
+					}
+					rounds++;
+				}
+				return rounds;
+			}));
 		}
-		assertThat(rounds).isGreaterThan(10);
+		for (Future<Integer> churner : churners) {
+			assertThat(churner.get(30, TimeUnit.SECONDS)).isGreaterThan(10);
+		}
+		pool.shutdown();
 		assertThat(output).doesNotContain("was lost");
 	}
 

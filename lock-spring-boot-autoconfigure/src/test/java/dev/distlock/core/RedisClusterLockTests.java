@@ -19,6 +19,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.test.RedisClusterHandle;
+import dev.distlock.test.RedisEndpoint;
 import dev.distlock.test.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -117,6 +120,72 @@ class RedisClusterLockTests {
 		held.forEach(LockHandle::unlock);
 		assertThat(other.obtain(keys.get(0)).tryLock(Duration.ZERO)).isTrue();
 		other.obtain(keys.get(0)).unlock();
+	}
+
+	@Test
+	void releasesTravelOverShardedPubSubAndWakeTheWaiter() throws Exception {
+		String key = "cluster:sharded";
+		LockHandle holder = newClient(LockClientSettings.defaults()).obtain(key);
+		DefaultLockClient waitingClient = newClient(LockClientSettings.defaults());
+		LockHandle waiter = waitingClient.obtain(key);
+		long publishBefore = commandCalls("publish");
+		long shardPublishBefore = commandCalls("spublish");
+		List<Long> wakeUpMillis = new ArrayList<>();
+		for (int round = 0; round < 5; round++) {
+			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
+			CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+				try {
+					assertThat(waiter.tryLock(Duration.ofSeconds(30))).isTrue();
+					long at = System.nanoTime();
+					waiter.unlock();
+					return at;
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			LockClientContractTests.awaitWaiting(waitingClient, key);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (commandCalls("ssubscribe") == 0 && System.nanoTime() - deadline < 0) {
+				Thread.sleep(10);
+			}
+			Thread.sleep(100);
+			long releasedAt = System.nanoTime();
+			holder.unlock();
+			wakeUpMillis.add(TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt));
+		}
+		wakeUpMillis.sort(null);
+		System.out.println("sharded pub/sub wake-ups on the Cluster (ms): " + wakeUpMillis);
+		assertThat(commandCalls("ssubscribe")).isPositive();
+		assertThat(commandCalls("spublish") - shardPublishBefore).isGreaterThanOrEqualTo(10);
+		assertThat(commandCalls("publish")).isEqualTo(publishBefore);
+		// Without a notification the waiter re-checks once a second: a median well below
+		// that shows the wake-up came over the shard channel.
+		assertThat(wakeUpMillis.get(wakeUpMillis.size() / 2)).isLessThan(300);
+	}
+
+	/**
+	 * Return how often the cluster's nodes ran {@code command}, scripts included.
+	 */
+	private static long commandCalls(String command) {
+		long calls = 0;
+		for (RedisEndpoint node : cluster.endpoints()) {
+			LettuceConnectionFactory nodeConnection = TestRedis.connectionFactory(node, Duration.ofSeconds(2));
+			try {
+				Properties stats = TestRedis.template(nodeConnection)
+					.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
+						.info("commandstats"));
+				String value = (stats != null) ? stats.getProperty("cmdstat_" + command) : null;
+				if (value != null) {
+					String count = value.split(",")[0];
+					calls += Long.parseLong(count.substring(count.indexOf('=') + 1));
+				}
+			}
+			finally {
+				nodeConnection.destroy();
+			}
+		}
+		return calls;
 	}
 
 	private DefaultLockClient newClient(LockClientSettings settings) {

@@ -20,16 +20,22 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LockLostException;
 import dev.distlock.test.RedisSentinelHandle;
 import dev.distlock.test.TestRedis;
+import io.lettuce.core.ReadFrom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The engine through a Sentinel-managed connection factory.
@@ -88,6 +94,62 @@ class RedisSentinelLockTests {
 		}
 		finally {
 			masterConnection.destroy();
+		}
+	}
+
+	@Test
+	void ownershipIsCheckedOnTheMasterWhenTheApplicationReadsFromReplicas() throws Exception {
+		LettuceConnectionFactory readingFromReplicas = new LettuceConnectionFactory(
+				new RedisSentinelConfiguration().master(RedisSentinelHandle.MASTER_NAME)
+					.sentinel(this.sentinel.sentinel().host(), this.sentinel.sentinel().port()),
+				LettuceClientConfiguration.builder()
+					.readFrom(ReadFrom.REPLICA)
+					.commandTimeout(Duration.ofSeconds(2))
+					.build());
+		readingFromReplicas.afterPropertiesSet();
+		readingFromReplicas.start();
+		LettuceConnectionFactory masterConnection = TestRedis.connectionFactory(this.sentinel.master(),
+				Duration.ofSeconds(2));
+		LettuceConnectionFactory replicaConnection = TestRedis.connectionFactory(this.sentinel.replica(),
+				Duration.ofSeconds(2));
+		StringRedisTemplate application = TestRedis.template(readingFromReplicas);
+		StringRedisTemplate master = TestRedis.template(masterConnection);
+		StringRedisTemplate replica = TestRedis.template(replicaConnection);
+		String lockKey = "lock:{replicated}";
+		try (DefaultLockClient client = new DefaultLockClient(new RedisLockStore(application))) {
+			LockHandle lock = client.obtain("replicated");
+			assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+			lock.confirmOwnership();
+			String token = master.opsForValue().get(lockKey);
+			// Another owner takes the key on the master while the replica, made writable
+			// here, still says this holder owns it: a stale replica.
+			master.opsForValue().set(lockKey, "someone-else");
+			awaitValue(replica, lockKey, "someone-else");
+			replica.execute((RedisCallback<Void>) (connection) -> {
+				connection.serverCommands().setConfig("replica-read-only", "no");
+				return null;
+			});
+			replica.opsForValue().set(lockKey, token);
+			assertThat(application.opsForValue().get(lockKey)).as("what a read through the application sees")
+				.isEqualTo(token);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::confirmOwnership);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+			assertThat(master.opsForValue().get(lockKey)).isEqualTo("someone-else");
+		}
+		finally {
+			readingFromReplicas.destroy();
+			masterConnection.destroy();
+			replicaConnection.destroy();
+		}
+	}
+
+	private static void awaitValue(StringRedisTemplate redis, String key, String value) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!value.equals(redis.opsForValue().get(key))) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new AssertionError(key + " never became " + value);
+			}
+			Thread.sleep(10);
 		}
 	}
 

@@ -16,10 +16,12 @@
 
 package dev.distlock.test;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * A Redis master watched by one Sentinel, both processes a test started.
+ * A Redis master with one replica, watched by one Sentinel, all processes a test started.
  *
  * @author distlock
  * @since 0.1.0
@@ -33,22 +35,51 @@ public final class RedisSentinelHandle implements AutoCloseable {
 
 	private final RedisServerProcess master;
 
+	private final RedisServerProcess replica;
+
 	private final RedisServerProcess sentinel;
 
-	private RedisSentinelHandle(RedisServerProcess master, RedisServerProcess sentinel) {
+	private RedisSentinelHandle(RedisServerProcess master, RedisServerProcess replica, RedisServerProcess sentinel) {
 		this.master = master;
+		this.replica = replica;
 		this.sentinel = sentinel;
 	}
 
 	static RedisSentinelHandle start(Path binary) {
 		RedisServerProcess master = RedisServerProcess.startOnFreePort(binary);
+		RedisServerProcess replica = null;
 		try {
-			return new RedisSentinelHandle(master,
+			replica = RedisServerProcess.startOnFreePort(binary, "--replicaof", master.endpoint().host(),
+					Integer.toString(master.endpoint().port()));
+			awaitLink(replica);
+			return new RedisSentinelHandle(master, replica,
 					RedisServerProcess.startSentinelOnFreePort(binary, MASTER_NAME, master.endpoint()));
 		}
 		catch (RuntimeException ex) {
+			if (replica != null) {
+				replica.close();
+			}
 			master.close();
 			throw ex;
+		}
+	}
+
+	private static void awaitLink(RedisServerProcess replica) {
+		long deadline = System.nanoTime() + 30_000_000_000L;
+		try (RespConnection connection = new RespConnection(replica.endpoint())) {
+			while (!connection.call(List.of("INFO", "replication")).contains("master_link_status:up")) {
+				if (System.nanoTime() - deadline > 0) {
+					throw new IllegalStateException("The replica never linked to its master");
+				}
+				Thread.sleep(20);
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not ask the replica for its link", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
 		}
 	}
 
@@ -58,6 +89,14 @@ public final class RedisSentinelHandle implements AutoCloseable {
 	 */
 	public RedisEndpoint sentinel() {
 		return this.sentinel.endpoint();
+	}
+
+	/**
+	 * Return where the replica of the master listens.
+	 * @return the replica endpoint
+	 */
+	public RedisEndpoint replica() {
+		return this.replica.endpoint();
 	}
 
 	/**
@@ -71,6 +110,7 @@ public final class RedisSentinelHandle implements AutoCloseable {
 	@Override
 	public void close() {
 		this.sentinel.close();
+		this.replica.close();
 		this.master.close();
 	}
 

@@ -104,7 +104,7 @@ public final class TestRedis {
 	}
 
 	/**
-	 * Start a Redis master and a Sentinel that monitors it as
+	 * Start a Redis master, a replica of it and a Sentinel that monitors it as
 	 * {@link RedisSentinelHandle#MASTER_NAME}. Skips the test if no {@code redis-server}
 	 * binary is available.
 	 * @return the running master and Sentinel; close them when done

@@ -1,0 +1,117 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the Redis store adds to the {@link LockClientContractTests lock contract}: how
+ * many round trips things take, the fence key, and the clock-drift margin.
+ *
+ * @author distlock
+ */
+class RedisLockStoreTests extends RedisLockTestSupport {
+
+	@Test
+	void reentryNeverTalksToRedis() throws Exception {
+		DefaultLockClient client = newClient();
+		LockHandle lock = client.obtain(uniqueKey("reentrant"));
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		long scriptsAfterFirst = scriptCalls();
+		assertThat(client.obtain(lock.key()).tryLock(Duration.ZERO)).isTrue();
+		assertThat(lock.tryLock(Duration.ofSeconds(1), Duration.ofSeconds(5))).isTrue();
+		assertThat(scriptCalls()).isEqualTo(scriptsAfterFirst);
+		lock.unlock();
+		lock.unlock();
+		lock.unlock();
+		assertThat(redis.hasKey(lockKey(lock.key()))).isFalse();
+	}
+
+	@Test
+	void waitersOfOneClientQueueLocallySoOnlyOneWaitsInRedis() throws Exception {
+		String key = uniqueKey("queue");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient waitingClient = newClient();
+		int threads = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		List<Future<Boolean>> waiters = new ArrayList<>();
+		for (int i = 0; i < threads; i++) {
+			waiters.add(pool.submit(() -> {
+				LockHandle lock = waitingClient.obtain(key);
+				boolean acquired = lock.tryLock(Duration.ofSeconds(30));
+				if (acquired) {
+					lock.unlock();
+				}
+				return acquired;
+			}));
+		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (waitingClient.waitingCount(key) < threads && System.nanoTime() - deadline < 0) {
+			Thread.sleep(5);
+		}
+		assertThat(waitingClient.waitingCount(key)).isEqualTo(threads);
+		long scriptsBefore = scriptCalls();
+		Thread.sleep(500);
+		assertThat(waitingClient.storeWaiterCount()).isEqualTo(1);
+		// The one waiter in Redis re-checks at most once a second without a release.
+		assertThat(scriptCalls() - scriptsBefore).isLessThanOrEqualTo(1);
+		holder.unlock();
+		for (Future<Boolean> waiter : waiters) {
+			assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		pool.shutdown();
+		assertThat(waitingClient.waitingCount(key)).isZero();
+	}
+
+	@Test
+	void fencingTokensKeepIncreasingAfterTheFenceKeyExpired() throws Exception {
+		LockHandle lock = newClient().obtain(uniqueKey("fence-expiry"));
+		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(50))).isTrue();
+		long first = lock.fencingToken();
+		lock.unlock();
+		Thread.sleep(150);
+		assertThat(redis.hasKey(lockKey(lock.key()) + ":fence")).isFalse();
+		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(50))).isTrue();
+		assertThat(lock.fencingToken()).isGreaterThan(first);
+		lock.unlock();
+	}
+
+	@Test
+	void aHolderStopsBelievingItHoldsTheLockAClockDriftMarginBeforeRedisLetsItGo() throws Exception {
+		Duration lease = Duration.ofSeconds(5);
+		LockHold hold = newClient().acquire(uniqueKey("drift"), Duration.ZERO, lease);
+		while (hold.isValid()) {
+			Thread.sleep(1);
+		}
+		Long remainingInRedis = redis.getExpire(lockKey(hold.key()), TimeUnit.MILLISECONDS);
+		System.out.println("the holder stopped believing with " + remainingInRedis + " ms left in Redis");
+		// The margin is 1% of the lease plus 2 ms (52 ms here); allow 22 ms for noticing.
+		assertThat(remainingInRedis).isGreaterThanOrEqualTo(30L);
+		hold.close();
+	}
+
+}
