@@ -59,7 +59,8 @@ public class DistlockProperties {
 	private Duration closeTimeout = Duration.ofSeconds(5);
 
 	/**
-	 * Maximum number of leases that one renewal script extends.
+	 * Maximum number of leases the watchdog hands to the lock store in one renewal call;
+	 * on Redis one script per batch, split by hash slot on a Cluster.
 	 */
 	private int renewalBatchSize = 500;
 

@@ -24,6 +24,9 @@ import dev.distlock.LockLostException;
 import dev.distlock.test.RedisSentinelHandle;
 import dev.distlock.test.TestRedis;
 import io.lettuce.core.ReadFrom;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -99,6 +102,7 @@ class RedisSentinelLockTests {
 
 	@Test
 	void ownershipIsCheckedOnTheMasterWhenTheApplicationReadsFromReplicas() throws Exception {
+		awaitSentinelKnowsAReplica();
 		LettuceConnectionFactory readingFromReplicas = new LettuceConnectionFactory(
 				new RedisSentinelConfiguration().master(RedisSentinelHandle.MASTER_NAME)
 					.sentinel(this.sentinel.sentinel().host(), this.sentinel.sentinel().port()),
@@ -140,6 +144,27 @@ class RedisSentinelLockTests {
 			readingFromReplicas.destroy();
 			masterConnection.destroy();
 			replicaConnection.destroy();
+		}
+	}
+
+	private void awaitSentinelKnowsAReplica() throws InterruptedException {
+		RedisClient client = RedisClient
+			.create(RedisURI.create(this.sentinel.sentinel().host(), this.sentinel.sentinel().port()));
+		try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			while (connection.sync()
+				.replicas(RedisSentinelHandle.MASTER_NAME)
+				.stream()
+				.noneMatch((replica) -> !replica.getOrDefault("flags", "").contains("down")
+						&& !replica.getOrDefault("flags", "").contains("disconnected"))) {
+				if (System.nanoTime() - deadline > 0) {
+					throw new AssertionError("The Sentinel never reported the replica");
+				}
+				Thread.sleep(100);
+			}
+		}
+		finally {
+			client.shutdown();
 		}
 	}
 

@@ -29,7 +29,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * distlock's {@link DefaultLockClient} on a {@link RedisLockStore}, in watchdog mode (no lease given).
+ * distlock's {@link DefaultLockClient} on a {@link RedisLockStore}, in watchdog mode (no
+ * lease given).
  *
  * @author distlock
  * @since 0.1.0
