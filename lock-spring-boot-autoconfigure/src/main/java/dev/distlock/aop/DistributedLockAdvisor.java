@@ -37,9 +37,11 @@ import org.springframework.util.function.SingletonSupplier;
  * Advisor that locks calls to {@link dev.distlock.annotation.DistributedLock
  * &#064;DistributedLock} methods with the {@link LockClient} bean of its bean factory.
  * The methods of a bean class are inspected, and their annotations validated, when the
- * class is first matched, so an invalid duration, key expression or fallback, or a
- * missing {@link LockClient} bean, fails the application at startup instead of leaving
- * methods unlocked.
+ * class is first matched, so an invalid duration, key expression or fallback, a private
+ * or static annotated method (which no proxy intercepts), or a missing {@link LockClient}
+ * bean, fails the application at startup instead of leaving methods unlocked. Final
+ * methods of class-based proxies are rejected by {@link LockProxyValidator} once the
+ * proxy exists.
  * <p>
  * Its {@link #DEFAULT_ORDER default order} runs it outside {@code @Transactional} and
  * {@code @Cacheable} advice (which default to {@link Ordered#LOWEST_PRECEDENCE}), so the
