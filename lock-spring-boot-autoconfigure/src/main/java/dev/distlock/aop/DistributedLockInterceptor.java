@@ -62,8 +62,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		String key = this.evaluator.key(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
 		LockHandle lock = this.lockClient.get().obtain(key);
-		if (!acquire(lock, operation)) {
-			LockAcquisitionException busy = new LockAcquisitionException(key, operation.waitTime());
+		LockAcquisitionException busy = acquire(lock, operation);
+		if (busy != null) {
 			if (operation.fallback() != null) {
 				return operation.fallback().invoke(target, invocation.getArguments(), busy);
 			}
@@ -72,10 +72,18 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return proceedAndRelease(invocation, lock);
 	}
 
-	private static boolean acquire(LockHandle lock, LockOperation operation) {
+	/**
+	 * Acquire the lock.
+	 * @return {@code null} once acquired, or the exception saying the lock stayed busy
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	private static @Nullable LockAcquisitionException acquire(LockHandle lock, LockOperation operation) {
 		try {
-			return (operation.leaseTime() != null) ? lock.tryLock(operation.waitTime(), operation.leaseTime())
-					: lock.tryLock(operation.waitTime());
+			lock.acquire(operation.waitTime(), operation.leaseTime());
+			return null;
+		}
+		catch (LockAcquisitionException ex) {
+			return ex;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
