@@ -29,6 +29,8 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.core.Ordered;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -50,7 +52,7 @@ import org.springframework.util.function.SingletonSupplier;
  * @author distlock
  * @since 0.1.0
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
+public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements ApplicationEventPublisherAware {
 
 	/**
 	 * Default order: {@code Ordered.LOWEST_PRECEDENCE - 100}.
@@ -59,7 +61,7 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
 	private final Pointcut pointcut;
 
-	private final Advice advice;
+	private final DistributedLockInterceptor advice;
 
 	/**
 	 * Create an advisor.
@@ -79,6 +81,15 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 		this.advice = new DistributedLockInterceptor(operations, evaluator,
 				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)));
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * Set the publisher of the {@link LockReleaseFailedEvent}s of the advice.
+	 * @param applicationEventPublisher the publisher
+	 */
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher applicationEventPublisher) {
+		this.advice.setEventPublisher(applicationEventPublisher);
 	}
 
 	@Override

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import dev.distlock.LockAcquisitionException;
-import dev.distlock.LockLostException;
+import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
@@ -337,8 +337,11 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	void reportsALeaseThatEndedWhileTheMethodRan() {
 		classProxies().run((context) -> {
 			Orders orders = context.getBean(Orders.class);
-			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> orders.outlivesItsLease("16"))
-				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:16"));
+			assertThatExceptionOfType(LockLostAfterCompletionException.class)
+				.isThrownBy(() -> orders.outlivesItsLease("16"))
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:16"))
+				.satisfies((ex) -> assertThat(ex.getResult()).isEqualTo("16"))
+				.satisfies((ex) -> assertThat(ex.isTransactionCommitted()).isFalse());
 			assertThat(orders.callCount()).isEqualTo(1);
 		});
 	}
