@@ -29,6 +29,8 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.core.Ordered;
 import org.springframework.util.Assert;
 import org.springframework.util.function.SingletonSupplier;
@@ -37,9 +39,11 @@ import org.springframework.util.function.SingletonSupplier;
  * Advisor that locks calls to {@link dev.distlock.annotation.DistributedLock
  * &#064;DistributedLock} methods with the {@link LockClient} bean of its bean factory.
  * The methods of a bean class are inspected, and their annotations validated, when the
- * class is first matched, so an invalid duration, key expression or fallback, or a
- * missing {@link LockClient} bean, fails the application at startup instead of leaving
- * methods unlocked.
+ * class is first matched, so an invalid duration, key expression or fallback, a private
+ * or static annotated method (which no proxy intercepts), or a missing {@link LockClient}
+ * bean, fails the application at startup instead of leaving methods unlocked. Final
+ * methods of class-based proxies are rejected by {@link LockProxyValidator} once the
+ * proxy exists.
  * <p>
  * Its {@link #DEFAULT_ORDER default order} runs it outside {@code @Transactional} and
  * {@code @Cacheable} advice (which default to {@link Ordered#LOWEST_PRECEDENCE}), so the
@@ -48,7 +52,7 @@ import org.springframework.util.function.SingletonSupplier;
  * @author distlock
  * @since 0.1.0
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
+public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements ApplicationEventPublisherAware {
 
 	/**
 	 * Default order: {@code Ordered.LOWEST_PRECEDENCE - 100}.
@@ -57,7 +61,7 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
 	private final Pointcut pointcut;
 
-	private final Advice advice;
+	private final DistributedLockInterceptor advice;
 
 	/**
 	 * Create an advisor.
@@ -77,6 +81,15 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 		this.advice = new DistributedLockInterceptor(operations, evaluator,
 				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)));
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * Set the publisher of the {@link LockReleaseFailedEvent}s of the advice.
+	 * @param applicationEventPublisher the publisher
+	 */
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher applicationEventPublisher) {
+		this.advice.setEventPublisher(applicationEventPublisher);
 	}
 
 	@Override

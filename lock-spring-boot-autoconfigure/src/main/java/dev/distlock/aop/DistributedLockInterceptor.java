@@ -18,24 +18,38 @@ package dev.distlock.aop;
 
 import java.util.function.Supplier;
 
+import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockBackendException;
+import dev.distlock.LockLostAfterCompletionException;
+import dev.distlock.LockLostException;
+import dev.distlock.LockReleaseFailedException;
 import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.util.Assert;
 
 /**
  * Runs a {@code @DistributedLock} method under its lock: evaluates the key, acquires,
- * proceeds and releases in {@code finally} with the handle of the acquisition.
+ * proceeds and releases in {@code finally} with the handle of the acquisition. A release
+ * that fails after the method returned normally keeps the method's result in a
+ * {@link LockLostAfterCompletionException} or {@link LockReleaseFailedException}, logs a
+ * warning and publishes a {@link LockReleaseFailedEvent}, so that the caller can tell
+ * work that completed from work that did not run or was rolled back.
  *
  * @author distlock
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
 
 	private final LockOperationSource operations;
 
@@ -43,11 +57,21 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<LockClient> lockClient;
 
+	private volatile @Nullable ApplicationEventPublisher eventPublisher;
+
 	DistributedLockInterceptor(LockOperationSource operations, LockKeyEvaluator evaluator,
 			Supplier<LockClient> lockClient) {
 		this.operations = operations;
 		this.evaluator = evaluator;
 		this.lockClient = lockClient;
+	}
+
+	/**
+	 * Set the publisher of {@link LockReleaseFailedEvent}s.
+	 * @param eventPublisher the publisher
+	 */
+	void setEventPublisher(ApplicationEventPublisher eventPublisher) {
+		this.eventPublisher = eventPublisher;
 	}
 
 	@Override
@@ -62,20 +86,28 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		String key = this.evaluator.key(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
 		LockHandle lock = this.lockClient.get().obtain(key);
-		if (!acquire(lock, operation)) {
-			LockAcquisitionException busy = new LockAcquisitionException(key, operation.waitTime());
+		LockAcquisitionException busy = acquire(lock, operation);
+		if (busy != null) {
 			if (operation.fallback() != null) {
 				return operation.fallback().invoke(target, invocation.getArguments(), busy);
 			}
 			throw busy;
 		}
-		return proceedAndRelease(invocation, lock);
+		return proceedAndRelease(invocation, operation, target, lock);
 	}
 
-	private static boolean acquire(LockHandle lock, LockOperation operation) {
+	/**
+	 * Acquire the lock.
+	 * @return {@code null} once acquired, or the exception saying the lock stayed busy
+	 * @throws LockAcquisitionException if interrupted while waiting
+	 */
+	private static @Nullable LockAcquisitionException acquire(LockHandle lock, LockOperation operation) {
 		try {
-			return (operation.leaseTime() != null) ? lock.tryLock(operation.waitTime(), operation.leaseTime())
-					: lock.tryLock(operation.waitTime());
+			lock.acquire(operation.waitTime(), operation.leaseTime());
+			return null;
+		}
+		catch (LockAcquisitionException ex) {
+			return ex;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -83,7 +115,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private static @Nullable Object proceedAndRelease(MethodInvocation invocation, LockHandle lock) throws Throwable {
+	private @Nullable Object proceedAndRelease(MethodInvocation invocation, LockOperation operation, Object target,
+			LockHandle lock) throws Throwable {
 		HeldLock held = HeldLocks.push(invocation, lock);
 		Object result;
 		try {
@@ -95,8 +128,39 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			throw ex;
 		}
 		HeldLocks.pop(held);
-		lock.unlock();
+		try {
+			lock.unlock();
+		}
+		catch (LockLostException ex) {
+			throw failedAfterCompletion(operation, target,
+					new LockLostAfterCompletionException(ex, result, held.isTransactionCommitted()));
+		}
+		catch (LockBackendException ex) {
+			throw failedAfterCompletion(operation, target,
+					new LockReleaseFailedException(ex, result, held.isTransactionCommitted()));
+		}
 		return result;
+	}
+
+	/**
+	 * Report a release that failed after the method completed normally: a WARN log and a
+	 * {@link LockReleaseFailedEvent}, then the exception for the caller.
+	 */
+	private DistributedLockException failedAfterCompletion(LockOperation operation, Object target,
+			DistributedLockException failure) {
+		logger.warn("@DistributedLock method " + operation.method() + " completed, but its lock could not be "
+				+ "released cleanly; the caller gets " + failure.getClass().getSimpleName()
+				+ " with the method's result: " + failure.getMessage());
+		ApplicationEventPublisher publisher = this.eventPublisher;
+		if (publisher != null) {
+			try {
+				publisher.publishEvent(new LockReleaseFailedEvent(target, operation.method(), failure));
+			}
+			catch (RuntimeException ex) {
+				failure.addSuppressed(ex);
+			}
+		}
+		return failure;
 	}
 
 	private static void releaseAfterFailure(LockHandle lock, Throwable failure) {

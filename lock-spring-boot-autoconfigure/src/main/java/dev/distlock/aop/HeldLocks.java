@@ -71,23 +71,67 @@ final class HeldLocks {
 	}
 
 	/**
-	 * Return the lock held for {@code invocation}, if the innermost record belongs to it.
+	 * Return the record of {@code invocation}, if the innermost record belongs to it.
 	 * @param invocation the invocation
-	 * @return its lock, or {@code null}
+	 * @return its record, or {@code null}
 	 */
-	static @Nullable LockHandle heldFor(MethodInvocation invocation) {
+	static @Nullable HeldLock heldFor(MethodInvocation invocation) {
 		HeldLock held = current.get();
-		return (held != null && held.invocation() == invocation) ? held.lock() : null;
+		return (held != null && held.invocation() == invocation) ? held : null;
 	}
 
 	/**
-	 * A lock held for one invocation.
-	 *
-	 * @param invocation the guarded invocation
-	 * @param lock the held lock
-	 * @param outer the record of the enclosing invocation, if any
+	 * A lock held for one invocation, and whether a transaction that began inside it has
+	 * committed.
 	 */
-	record HeldLock(MethodInvocation invocation, LockHandle lock, @Nullable HeldLock outer) {
+	static final class HeldLock {
+
+		private final MethodInvocation invocation;
+
+		private final LockHandle lock;
+
+		private final @Nullable HeldLock outer;
+
+		private volatile boolean transactionCommitted;
+
+		/**
+		 * Create a record.
+		 * @param invocation the guarded invocation
+		 * @param lock the held lock
+		 * @param outer the record of the enclosing invocation, if any
+		 */
+		HeldLock(MethodInvocation invocation, LockHandle lock, @Nullable HeldLock outer) {
+			this.invocation = invocation;
+			this.lock = lock;
+			this.outer = outer;
+		}
+
+		MethodInvocation invocation() {
+			return this.invocation;
+		}
+
+		LockHandle lock() {
+			return this.lock;
+		}
+
+		@Nullable HeldLock outer() {
+			return this.outer;
+		}
+
+		/**
+		 * Record that a transaction that began inside the lock committed.
+		 */
+		void transactionCommitted() {
+			this.transactionCommitted = true;
+		}
+
+		/**
+		 * Return whether a transaction that began inside the lock has committed.
+		 * @return whether it committed
+		 */
+		boolean isTransactionCommitted() {
+			return this.transactionCommitted;
+		}
 
 	}
 

@@ -17,6 +17,7 @@
 package dev.distlock.aop;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.util.Map;
@@ -119,6 +120,7 @@ final class LockOperationSource {
 		if (annotation == null) {
 			return null;
 		}
+		checkInterceptable(targetMethod);
 		Class<?> beanClass = (targetClass != null) ? ClassUtils.getUserClass(targetClass)
 				: targetMethod.getDeclaringClass();
 		Duration waitTime = duration(annotation.waitTime(), "waitTime", targetMethod);
@@ -132,6 +134,33 @@ final class LockOperationSource {
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback);
 		this.evaluator.validate(operation);
 		return operation;
+	}
+
+	/**
+	 * Reject methods that no Spring proxy ever intercepts, whatever its type: calls to
+	 * them would run without the lock. Final methods depend on the proxy type and are
+	 * checked once the proxy exists ({@link LockProxyValidator}).
+	 */
+	private static void checkInterceptable(Method method) {
+		int modifiers = method.getModifiers();
+		if (Modifier.isStatic(modifiers)) {
+			throw notInterceptable(method, "the method is static, so calls to it never go through the Spring proxy "
+					+ "and would run without the lock; make it an instance method of the bean");
+		}
+		if (Modifier.isPrivate(modifiers)) {
+			throw notInterceptable(method, "the method is private, so calls to it never go through the Spring proxy "
+					+ "and would run without the lock; make it public and call it through the bean");
+		}
+	}
+
+	/**
+	 * Return the exception for an annotated method that the proxy cannot intercept.
+	 * @param method the annotated method
+	 * @param reason why calls to it would run without the lock
+	 * @return the exception
+	 */
+	static IllegalStateException notInterceptable(Method method, String reason) {
+		return new IllegalStateException("Invalid @DistributedLock on " + method + ": " + reason);
 	}
 
 	private @Nullable Duration duration(String value, String attribute, Method method) {

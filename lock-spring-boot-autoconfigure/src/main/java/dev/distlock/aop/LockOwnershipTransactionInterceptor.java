@@ -16,6 +16,7 @@
 
 package dev.distlock.aop;
 
+import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockHandle;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -37,9 +38,9 @@ final class LockOwnershipTransactionInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		LockHandle lock = HeldLocks.heldFor(invocation);
-		if (lock != null && TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new ConfirmOwnershipBeforeCommit(lock));
+		HeldLock held = HeldLocks.heldFor(invocation);
+		if (held != null && TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new ConfirmOwnershipBeforeCommit(held));
 		}
 		return invocation.proceed();
 	}
@@ -47,14 +48,23 @@ final class LockOwnershipTransactionInterceptor implements MethodInterceptor {
 	/**
 	 * Confirms ownership before commit, if the lock is still held by then; a lock that
 	 * was released before the commit (lock inside a longer transaction) has nothing left
-	 * to confirm.
+	 * to confirm. Records a commit, so that a loss found when the lock is released can
+	 * say whether the transaction committed.
 	 */
-	private record ConfirmOwnershipBeforeCommit(LockHandle lock) implements TransactionSynchronization {
+	private record ConfirmOwnershipBeforeCommit(HeldLock held) implements TransactionSynchronization {
 
 		@Override
 		public void beforeCommit(boolean readOnly) {
-			if (this.lock.getHoldCount() > 0) {
-				this.lock.confirmOwnership();
+			LockHandle lock = this.held.lock();
+			if (lock.getHoldCount() > 0) {
+				lock.confirmOwnership();
+			}
+		}
+
+		@Override
+		public void afterCompletion(int status) {
+			if (status == STATUS_COMMITTED) {
+				this.held.transactionCommitted();
 			}
 		}
 

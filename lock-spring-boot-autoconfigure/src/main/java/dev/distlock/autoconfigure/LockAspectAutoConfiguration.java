@@ -17,6 +17,7 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.LockProxyValidator;
 import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
 
@@ -45,9 +46,11 @@ import org.springframework.core.type.AnnotationMetadata;
  * distlock is enabled, so that locked methods without a {@link LockClient} fail the
  * application at startup instead of running unlocked. With {@code spring-tx} on the
  * classpath, lock ownership is also confirmed before each transaction that begins inside
- * a lock commits. Like {@code @EnableTransactionManagement}, it registers an
- * infrastructure auto-proxy creator if the application has none (for example with
- * {@code spring.aop.auto=false}), so the advice is never silently left out.
+ * a lock commits. Every proxy is checked at startup for locked methods it cannot
+ * intercept (final methods of class-based proxies). Like
+ * {@code @EnableTransactionManagement}, it registers an infrastructure auto-proxy creator
+ * if the application has none (for example with {@code spring.aop.auto=false}), so the
+ * advice is never silently left out.
  *
  * @author distlock
  * @since 0.1.0
@@ -68,6 +71,13 @@ public final class LockAspectAutoConfiguration {
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory, distlock.getWaitTime());
 		advisor.setOrder(distlock.getAspect().getOrder());
 		return advisor;
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockProxyValidator lockProxyValidator() {
+		return new LockProxyValidator();
 	}
 
 	/**

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import dev.distlock.LockAcquisitionException;
-import dev.distlock.LockLostException;
+import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
@@ -337,8 +337,11 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	void reportsALeaseThatEndedWhileTheMethodRan() {
 		classProxies().run((context) -> {
 			Orders orders = context.getBean(Orders.class);
-			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> orders.outlivesItsLease("16"))
-				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:16"));
+			assertThatExceptionOfType(LockLostAfterCompletionException.class)
+				.isThrownBy(() -> orders.outlivesItsLease("16"))
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order:16"))
+				.satisfies((ex) -> assertThat(ex.getResult()).isEqualTo("16"))
+				.satisfies((ex) -> assertThat(ex.isTransactionCommitted()).isFalse());
 			assertThat(orders.callCount()).isEqualTo(1);
 		});
 	}
@@ -388,12 +391,62 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 				Arguments.of(UnparsableKey.class, "is not a valid SpEL expression"),
 				Arguments.of(BlankKey.class, "must not be blank"),
 				Arguments.of(MissingFallback.class, "no instance method nope"),
-				Arguments.of(FallbackWithOtherReturnType.class, "no instance method fallback"));
+				Arguments.of(FallbackWithOtherReturnType.class, "no instance method fallback"),
+				Arguments.of(PrivateMethod.class, "the method is private"),
+				Arguments.of(StaticMethod.class, "the method is static"),
+				Arguments.of(FinalMethod.class, "the method is final"));
+	}
+
+	@Test
+	void failsAtStartupOnAFinalImplementationOfAnInterfaceMethodOfAClassProxy() {
+		contextRunner().withUserConfiguration(ClassAutoProxyConfiguration.class)
+			.withBean(DefaultGreeter.class, () -> new DefaultGreeter(new LockProbe(this.prefix)))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(declarationFailure(context.getStartupFailure()))
+					.hasMessageContaining("DefaultGreeter.finalImplementation(java.lang.String)")
+					.hasMessageContaining("bean 'distributedLockAdviceTests.DefaultGreeter'")
+					.hasMessageContaining("class-based (CGLIB) proxy, which cannot override final methods");
+			});
+	}
+
+	@Test
+	void failsAtStartupOnAnInheritedFinalMethodOfAClassProxy() {
+		contextRunner().withUserConfiguration(AutoProxyConfiguration.class)
+			.withBean(InheritsAFinalMethod.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(declarationFailure(context.getStartupFailure()))
+					.hasMessageContaining("DeclaresAFinalMethod.run()")
+					.hasMessageContaining("InheritsAFinalMethod")
+					.hasMessageContaining("the method is final");
+			});
+	}
+
+	@Test
+	void locksAFinalImplementationOfAnInterfaceMethodThroughAJdkProxy() {
+		interfaceProxies().run((context) -> {
+			Greeter greeter = context.getBean(Greeter.class);
+			assertThat(AopUtils.isJdkDynamicProxy(greeter)).isTrue();
+			assertThat(greeter.finalImplementation("fin")).containsExactly("final:fin");
+			assertThat(lockedKeys()).isEmpty();
+		});
+	}
+
+	@Test
+	void locksProtectedAndPackagePrivateMethodsOfAClassProxy() {
+		classProxies().run((context) -> {
+			Orders orders = context.getBean(Orders.class);
+			assertThat(AopUtils.isCglibProxy(orders)).isTrue();
+			assertThat(orders.protectedMethod("p")).containsExactly("protected:p");
+			assertThat(orders.packagePrivateMethod("q")).containsExactly("package:q");
+			assertThat(lockedKeys()).isEmpty();
+		});
 	}
 
 	private static IllegalStateException declarationFailure(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof IllegalStateException ex && ex.getMessage().contains("@DistributedLock(")) {
+			if (cause instanceof IllegalStateException ex && ex.getMessage().contains("@DistributedLock")) {
 				return ex;
 			}
 		}
@@ -412,6 +465,12 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	@Configuration(proxyBeanMethods = false)
 	@EnableAspectJAutoProxy
 	static class AutoProxyConfiguration {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAspectJAutoProxy(proxyTargetClass = true)
+	static class ClassAutoProxyConfiguration {
 
 	}
 
@@ -631,6 +690,16 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 			return this.probe.leaseMillis("order:" + orderId);
 		}
 
+		@DistributedLock(key = "'protected:' + #p0")
+		protected Set<String> protectedMethod(String orderId) {
+			return this.probe.lockedKeys();
+		}
+
+		@DistributedLock(key = "'package:' + #p0")
+		Set<String> packagePrivateMethod(String orderId) {
+			return this.probe.lockedKeys();
+		}
+
 	}
 
 	static class Stock {
@@ -675,6 +744,8 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 
 		Set<String> annotatedOnImplementation(String name);
 
+		Set<String> finalImplementation(String name);
+
 	}
 
 	static class DefaultGreeter implements Greeter {
@@ -693,6 +764,12 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 		@Override
 		@DistributedLock(key = "'impl:' + #name")
 		public Set<String> annotatedOnImplementation(String name) {
+			return this.probe.lockedKeys();
+		}
+
+		@Override
+		@DistributedLock(key = "'final:' + #name")
+		public final Set<String> finalImplementation(String name) {
 			return this.probe.lockedKeys();
 		}
 
@@ -764,6 +841,46 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 		public Integer fallback() {
 			return 1;
 		}
+
+	}
+
+	static class PrivateMethod {
+
+		public void call() {
+			run();
+		}
+
+		@DistributedLock(key = "'k'")
+		private void run() {
+		}
+
+	}
+
+	static class StaticMethod {
+
+		@DistributedLock(key = "'k'")
+		public static void run() {
+		}
+
+	}
+
+	static class FinalMethod {
+
+		@DistributedLock(key = "'k'")
+		public final void run() {
+		}
+
+	}
+
+	static class DeclaresAFinalMethod {
+
+		@DistributedLock(key = "'k'")
+		public final void run() {
+		}
+
+	}
+
+	static class InheritsAFinalMethod extends DeclaresAFinalMethod {
 
 	}
 

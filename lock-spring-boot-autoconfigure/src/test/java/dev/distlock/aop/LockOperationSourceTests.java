@@ -109,6 +109,27 @@ class LockOperationSourceTests {
 			.withMessageContaining("WrongFallbackParameter.run(java.lang.String)");
 	}
 
+	@Test
+	void rejectsAPrivateMethodThatNoProxyCanIntercept() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.source.getOperation(method(Unreachable.class, "privateMethod"), Unreachable.class))
+			.withMessageContaining("Unreachable.privateMethod()")
+			.withMessageContaining("the method is private");
+	}
+
+	@Test
+	void rejectsAStaticMethodThatNoProxyCanIntercept() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.source.getOperation(method(Unreachable.class, "staticMethod"), Unreachable.class))
+			.withMessageContaining("Unreachable.staticMethod()")
+			.withMessageContaining("the method is static");
+	}
+
+	@Test
+	void leavesFinalMethodsToTheCheckOfTheProxy() {
+		assertThat(this.source.getOperation(method(Unreachable.class, "finalMethod"), Unreachable.class)).isNotNull();
+	}
+
 	private LockOperation operation(String methodName) {
 		LockOperation operation = this.source.getOperation(method(Locked.class, methodName, String.class),
 				Locked.class);
@@ -175,6 +196,22 @@ class LockOperationSourceTests {
 		}
 
 		void fallback(String key, IOException ex) {
+		}
+
+	}
+
+	static class Unreachable {
+
+		@DistributedLock(key = "'k'")
+		private void privateMethod() {
+		}
+
+		@DistributedLock(key = "'k'")
+		static void staticMethod() {
+		}
+
+		@DistributedLock(key = "'k'")
+		public final void finalMethod() {
 		}
 
 	}

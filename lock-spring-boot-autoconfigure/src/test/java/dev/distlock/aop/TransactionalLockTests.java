@@ -29,18 +29,23 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.LockLostException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import org.h2.Driver;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.EnableAspectJAutoProxy;
@@ -50,6 +55,7 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -60,10 +66,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * {@code @DistributedLock} on {@code @Transactional} methods, with H2 and a real Redis:
  * the lock wraps the transaction by default, so a check-then-insert cannot run twice,
  * while a lock inside the transaction (the order inverted) lets duplicates through; a
- * lock lost while the method runs rolls the transaction back.
+ * lock lost while the method runs rolls the transaction back, while a lock found lost
+ * only when it is released, after the commit, keeps the committed result.
  *
  * @author distlock
  */
+@ExtendWith(OutputCaptureExtension.class)
 class TransactionalLockTests extends RedisAdviceTestSupport {
 
 	private static final Duration SLOW_COMMIT = Duration.ofMillis(500);
@@ -106,11 +114,50 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 		transactions(DefaultOrderTransactions.class).run((context) -> {
 			Vouchers vouchers = context.getBean(Vouchers.class);
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> vouchers.claimAndLoseLock("D"))
+				.satisfies((ex) -> assertThat(ex).isNotInstanceOf(LockLostAfterCompletionException.class))
 				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("voucher:D"))
 				.satisfies(
 						(ex) -> assertThat(ex.getSuppressed()).singleElement().isInstanceOf(LockLostException.class));
 			assertThat(vouchers.claims("D")).isZero();
 			assertThat(lockedKeys()).isEmpty();
+		});
+	}
+
+	@Test
+	void lockLostAfterTheCommitKeepsTheResultAndSaysTheTransactionCommitted(CapturedOutput output) {
+		transactions(DefaultOrderTransactions.class).run((context) -> {
+			Vouchers vouchers = context.getBean(Vouchers.class);
+			assertThatExceptionOfType(LockLostAfterCompletionException.class)
+				.isThrownBy(() -> vouchers.claimAndLoseLockAfterCommit("H"))
+				.satisfies((ex) -> assertThat(ex.getResult()).isEqualTo("claimed H"))
+				.satisfies((ex) -> assertThat(ex.isTransactionCommitted()).isTrue())
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("voucher:H"))
+				.withMessageContaining("returned normally and its transaction committed, but then: Lock 'voucher:H'");
+			assertThat(vouchers.claims("H")).isEqualTo(1);
+			assertThat(context.getBean(ReleaseFailures.class).events).singleElement().satisfies((event) -> {
+				assertThat(event.isLockLost()).isTrue();
+				assertThat(event.getKey()).isEqualTo("voucher:H");
+				assertThat(event.getResult()).isEqualTo("claimed H");
+				assertThat(event.isTransactionCommitted()).isTrue();
+				assertThat(event.getMethod().getName()).isEqualTo("claimAndLoseLockAfterCommit");
+				assertThat(event.getSource()).isInstanceOf(Vouchers.class);
+			});
+			assertThat(output).contains("WARN")
+				.contains(
+						"claimAndLoseLockAfterCommit(java.lang.String) completed, but its lock could not be released");
+		});
+	}
+
+	@Test
+	void lockLostAfterARollbackOnlyMethodReturnedSaysNothingCommitted() {
+		transactions(DefaultOrderTransactions.class).run((context) -> {
+			Vouchers vouchers = context.getBean(Vouchers.class);
+			assertThatExceptionOfType(LockLostAfterCompletionException.class)
+				.isThrownBy(() -> vouchers.claimRollbackOnlyAndLoseLockAfterCompletion("I"))
+				.satisfies((ex) -> assertThat(ex.getResult()).isEqualTo("dry run I"))
+				.satisfies((ex) -> assertThat(ex.isTransactionCommitted()).isFalse())
+				.withMessageContaining("no transaction that began inside the lock committed");
+			assertThat(vouchers.claims("I")).isZero();
 		});
 	}
 
@@ -217,6 +264,11 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 			return new Vouchers(jdbc, lockClient, prefix);
 		}
 
+		@Bean
+		ReleaseFailures releaseFailures() {
+			return new ReleaseFailures();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -268,6 +320,17 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 		public void claimAndLoseLock(String code) {
 			this.jdbc.update("insert into claims (code) values (?)", code);
 			redis.delete(redisKey(this.prefix, "voucher:" + code));
+		}
+
+	}
+
+	static class ReleaseFailures implements ApplicationListener<LockReleaseFailedEvent> {
+
+		final List<LockReleaseFailedEvent> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onApplicationEvent(LockReleaseFailedEvent event) {
+			this.events.add(event);
 		}
 
 	}
@@ -328,6 +391,37 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 		public void claimAndLoseLock(String code) {
 			insert(code);
 			redis.delete(redisKey(this.prefix, "voucher:" + code));
+		}
+
+		@DistributedLock(key = "'voucher:' + #code")
+		@Transactional
+		public String claimAndLoseLockAfterCommit(String code) {
+			insert(code);
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void afterCommit() {
+					redis.delete(redisKey(Vouchers.this.prefix, "voucher:" + code));
+				}
+
+			});
+			return "claimed " + code;
+		}
+
+		@DistributedLock(key = "'voucher:' + #code")
+		@Transactional
+		public String claimRollbackOnlyAndLoseLockAfterCompletion(String code) {
+			insert(code);
+			TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void afterCompletion(int status) {
+					redis.delete(redisKey(Vouchers.this.prefix, "voucher:" + code));
+				}
+
+			});
+			return "dry run " + code;
 		}
 
 		@DistributedLock(key = "'voucher:' + #code", leaseTime = "200ms")

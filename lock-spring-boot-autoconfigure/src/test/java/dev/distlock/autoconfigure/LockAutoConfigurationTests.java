@@ -27,6 +27,7 @@ import java.util.List;
 import com.jayway.jsonpath.JsonPath;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.LockProxyValidator;
 import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
@@ -212,6 +213,11 @@ class LockAutoConfigurationTests {
 	void registersTheTransactionCheckWithSpringTx() {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
 			.run((context) -> assertThat(context).hasSingleBean(TransactionalLockPostProcessor.class));
+	}
+
+	@Test
+	void registersTheCheckOfLockedMethodsThatAProxyCannotIntercept() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(LockProxyValidator.class));
 	}
 
 	@Test

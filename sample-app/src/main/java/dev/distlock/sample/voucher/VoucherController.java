@@ -20,6 +20,9 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.List;
 
+import dev.distlock.DistributedLockException;
+import dev.distlock.LockLostAfterCompletionException;
+import dev.distlock.LockReleaseFailedException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.ResponseEntity;
@@ -43,6 +46,15 @@ import org.springframework.web.bind.annotation.RestController;
 public class VoucherController {
 
 	static final String USER_HEADER = "X-User-Id";
+
+	/**
+	 * Header of a 201 whose order committed but whose lock was not released cleanly.
+	 */
+	static final String LOCK_WARNING_HEADER = "Lock-Warning";
+
+	static final String LOCK_LOST_AFTER_COMMIT = "lock-lost-after-commit";
+
+	static final String LOCK_RELEASE_FAILED = "lock-release-failed";
 
 	private final VoucherRepository vouchers;
 
@@ -90,6 +102,12 @@ public class VoucherController {
 
 	/**
 	 * Order a voucher for the user named by the {@code X-User-Id} header.
+	 * <p>
+	 * When the order committed but its lock could not be released cleanly afterwards
+	 * (found lost, or Redis failed), the order exists: the answer is still 201 with the
+	 * order, plus a {@code Lock-Warning} header that says what happened. A concurrent
+	 * request of the same user may then have run at the same time; the unique
+	 * {@code (voucher_id, user_id)} constraint still refuses a second order.
 	 * @param id the voucher id
 	 * @param userId the header value
 	 * @return 201 with the order
@@ -97,8 +115,34 @@ public class VoucherController {
 	@PostMapping("/{id}/orders")
 	public ResponseEntity<VoucherOrder> order(@PathVariable long id,
 			@RequestHeader(name = USER_HEADER, required = false) @Nullable String userId) {
-		VoucherOrder order = this.orderService.order(id, parseUserId(userId));
-		return ResponseEntity.created(URI.create("/api/vouchers/" + id + "/orders/" + order.id())).body(order);
+		long user = parseUserId(userId);
+		try {
+			return created(id, this.orderService.order(id, user), null);
+		}
+		catch (LockLostAfterCompletionException ex) {
+			return committedDespite(ex, id, ex.getResult(), ex.isTransactionCommitted(), LOCK_LOST_AFTER_COMMIT);
+		}
+		catch (LockReleaseFailedException ex) {
+			return committedDespite(ex, id, ex.getResult(), ex.isTransactionCommitted(), LOCK_RELEASE_FAILED);
+		}
+	}
+
+	private static ResponseEntity<VoucherOrder> committedDespite(DistributedLockException ex, long voucherId,
+			@Nullable Object result, boolean committed, String warning) {
+		if (!committed || !(result instanceof VoucherOrder order)) {
+			throw ex; // rolled back: nothing was ordered
+		}
+		return created(voucherId, order, warning);
+	}
+
+	private static ResponseEntity<VoucherOrder> created(long voucherId, VoucherOrder order,
+			@Nullable String lockWarning) {
+		ResponseEntity.BodyBuilder response = ResponseEntity
+			.created(URI.create("/api/vouchers/" + voucherId + "/orders/" + order.id()));
+		if (lockWarning != null) {
+			response.header(LOCK_WARNING_HEADER, lockWarning);
+		}
+		return response.body(order);
 	}
 
 	/**

@@ -51,6 +51,12 @@ public class VoucherOrderService {
 	 * @return the order
 	 * @throws dev.distlock.LockAcquisitionException if another request of the same user
 	 * holds the lock for longer than {@code sample.orders.lock-wait}
+	 * @throws dev.distlock.LockLostAfterCompletionException if the order committed but
+	 * the lock was found lost when released; the order is its result
+	 * @throws dev.distlock.LockReleaseFailedException if the order committed but Redis
+	 * failed while the lock was released; the order is its result
+	 * @throws dev.distlock.DistributedLockException otherwise if Redis failed or the lock
+	 * was lost before the commit: nothing was ordered
 	 * @throws UnknownVoucherException if the voucher does not exist
 	 * @throws OrderRejectedException if the order is refused
 	 */

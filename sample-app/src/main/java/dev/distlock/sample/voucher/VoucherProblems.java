@@ -37,7 +37,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Turns rejections into RFC 9457 problem details ({@code application/problem+json}) with
- * a stable {@code code} property, never a 5xx for a rejection.
+ * a stable {@code code} property. Only a request that could not be processed safely
+ * (Redis unreachable, lock lost before the commit) is a 5xx, and then nothing was
+ * ordered.
  *
  * @author distlock
  * @since 0.1.0
@@ -45,7 +47,10 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice
 public class VoucherProblems extends ResponseEntityExceptionHandler {
 
-	static final String RETRY_AFTER_SECONDS = "1";
+	/**
+	 * Retry-After when the lock store did not say how long the holder's lease has left.
+	 */
+	static final long DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 	@ExceptionHandler
 	ResponseEntity<Object> orderRejected(OrderRejectedException ex) {
@@ -58,19 +63,31 @@ public class VoucherProblems extends ResponseEntityExceptionHandler {
 				"The user already ordered this voucher");
 	}
 
+	/**
+	 * The user's lock is held by another request: 429, with a {@code Retry-After} of the
+	 * holder's remaining lease (the latest the lock frees up), or 1 second when unknown.
+	 * An interrupted wait is not "busy": nothing was ordered and the request failed.
+	 */
 	@ExceptionHandler
 	ResponseEntity<Object> busy(LockAcquisitionException ex) {
+		if (ex.getCause() instanceof InterruptedException) {
+			return nothingOrdered();
+		}
 		ProblemDetail problem = problemDetail(HttpStatus.TOO_MANY_REQUESTS, "busy",
 				"Another request of the same user is being processed; retry later");
 		return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
-			.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(ex)))
 			.body(problem);
 	}
 
+	/**
+	 * Redis unreachable before the order ran, or the lock lost or unconfirmable before
+	 * its transaction committed (which then rolled back). A release that failed after the
+	 * commit never gets here: {@link VoucherController} answers it with the order.
+	 */
 	@ExceptionHandler
 	ResponseEntity<Object> lockUnavailable(DistributedLockException ex) {
-		return problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-unavailable",
-				"The order could not be processed safely; nothing was ordered");
+		return nothingOrdered();
 	}
 
 	@ExceptionHandler
@@ -97,6 +114,22 @@ public class VoucherProblems extends ResponseEntityExceptionHandler {
 	protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
 		return problem(HttpStatus.BAD_REQUEST, "invalid-voucher", "The request body is not a valid voucher");
+	}
+
+	/**
+	 * Return the whole seconds, rounded up, until the lock is free at the latest.
+	 * @param ex the busy exception
+	 * @return the {@code Retry-After} value, at least 1
+	 */
+	static long retryAfterSeconds(LockAcquisitionException ex) {
+		return ex.getHolderLeaseRemaining()
+			.map((remaining) -> Math.max(1, remaining.getSeconds() + ((remaining.getNano() > 0) ? 1 : 0)))
+			.orElse(DEFAULT_RETRY_AFTER_SECONDS);
+	}
+
+	private static ResponseEntity<Object> nothingOrdered() {
+		return problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-unavailable",
+				"The order could not be processed safely; nothing was ordered");
 	}
 
 	private static ResponseEntity<Object> problem(HttpStatus status, String code, @Nullable String detail) {

@@ -25,6 +25,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.distlock.sample.SharedDatabase;
 import dev.distlock.sample.VoucherApplication;
 import dev.distlock.test.RedisEndpoint;
 import dev.distlock.test.TestRedis;

@@ -19,6 +19,7 @@ package dev.distlock.sample.voucher;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 
 import dev.distlock.sample.VoucherApplication;
 import dev.distlock.sample.load.VoucherApiClient;
@@ -32,34 +33,63 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Without Redis the order fails closed: 503 {@code lock-unavailable}, nothing ordered,
- * and orders succeed again once Redis is back.
+ * Redis outages with the sample's own Redis timeouts ({@code application.properties}):
+ * with Redis down an order fails closed within seconds (503 {@code lock-unavailable},
+ * nothing ordered) and succeeds again once Redis is back; with Redis failing after the
+ * order committed, the order exists and is answered 201 with a {@code Lock-Warning}.
  *
  * @author distlock
  */
 class RedisOutageTests {
 
 	@Test
-	void orderWhileRedisIsDownIsLockUnavailableAndOrdersNothing() {
+	void orderWhileRedisIsDownIsLockUnavailableWithinSecondsAndOrdersNothing() {
 		try (RedisServerHandle redis = TestRedis.startServer();
-				ConfigurableApplicationContext context = new SpringApplicationBuilder(VoucherApplication.class).run(
-						"--server.port=0", "--spring.main.banner-mode=off",
-						"--spring.datasource.url=jdbc:h2:mem:redis-outage-tests;DB_CLOSE_DELAY=-1",
-						"--spring.data.redis.host=" + redis.endpoint().host(),
-						"--spring.data.redis.port=" + redis.endpoint().port(), "--spring.data.redis.timeout=1s",
-						"--sample.embedded-redis.enabled=false")) {
-			VoucherApiClient api = new VoucherApiClient(HttpClient.newHttpClient(),
-					URI.create("http://localhost:" + context.getEnvironment().getProperty("local.server.port")));
+				ConfigurableApplicationContext context = start(redis, "redis-outage-tests")) {
+			VoucherApiClient api = api(context);
 			long voucher = api.createVoucher("Outage", 5);
 			redis.stop();
+			long started = System.nanoTime();
 			HttpResponse<String> down = api.orderAsync(voucher, 1).join();
+			Duration answeredAfter = Duration.ofNanos(System.nanoTime() - started);
 			assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
 			assertThat(api.problemCode(down.body())).isEqualTo("lock-unavailable");
+			// spring.data.redis.timeout=2s; without it Lettuce waits 60 s
+			assertThat(answeredAfter).isLessThan(Duration.ofSeconds(10));
 			assertThat(api.orderingUsers(voucher)).isEmpty();
 			redis.start();
 			HttpResponse<String> back = api.orderAsync(voucher, 1).join();
 			assertThat(back.statusCode()).as(back.body()).isEqualTo(201);
 		}
+	}
+
+	@Test
+	void orderWhoseLockCannotBeReleasedAfterTheCommitIsCreatedWithAWarning() {
+		try (RedisServerHandle redis = TestRedis.startServer();
+				ConfigurableApplicationContext context = start(redis, "redis-release-tests")) {
+			VoucherApiClient api = api(context);
+			long voucher = api.createVoucher("Release", 5);
+			context.getBean(OrderTransactionHooks.class).afterCommit(1, redis::stop);
+			HttpResponse<String> ordered = api.orderAsync(voucher, 1).join();
+			assertThat(ordered.statusCode()).as(ordered.body()).isEqualTo(201);
+			assertThat(ordered.headers().firstValue("Lock-Warning")).hasValue("lock-release-failed");
+			assertThat(ordered.body()).contains("\"userId\":1");
+			assertThat(api.orderingUsers(voucher)).containsExactly(1L);
+			assertThat(api.stock(voucher)).isEqualTo(4);
+		}
+	}
+
+	private static ConfigurableApplicationContext start(RedisServerHandle redis, String database) {
+		return new SpringApplicationBuilder(VoucherApplication.class, OrderTransactionHooks.HooksConfiguration.class)
+			.run("--server.port=0", "--spring.main.banner-mode=off",
+					"--spring.datasource.url=jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1",
+					"--spring.data.redis.host=" + redis.endpoint().host(),
+					"--spring.data.redis.port=" + redis.endpoint().port(), "--sample.embedded-redis.enabled=false");
+	}
+
+	private static VoucherApiClient api(ConfigurableApplicationContext context) {
+		return new VoucherApiClient(HttpClient.newHttpClient(),
+				URI.create("http://localhost:" + context.getEnvironment().getProperty("local.server.port")));
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.sample.load;
+package dev.distlock.sample;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,8 +36,9 @@ import org.jspecify.annotations.Nullable;
  * closed.
  *
  * @author distlock
+ * @since 0.1.0
  */
-abstract class SharedDatabase implements AutoCloseable {
+public abstract class SharedDatabase implements AutoCloseable {
 
 	private static final String MARIADB_URL = "jdbc:mariadb://127.0.0.1:3306/";
 
@@ -49,13 +50,13 @@ abstract class SharedDatabase implements AutoCloseable {
 	 * Return the Spring profile that selects this database's migrations, if any.
 	 * @return the profile or {@code null}
 	 */
-	abstract @Nullable String profile();
+	public abstract @Nullable String profile();
 
 	/**
 	 * Return the settings that point an instance at this database.
 	 * @return the properties
 	 */
-	abstract Map<String, Object> properties();
+	public abstract Map<String, Object> properties();
 
 	@Override
 	public abstract void close() throws SQLException;
@@ -64,7 +65,7 @@ abstract class SharedDatabase implements AutoCloseable {
 	 * Create a fresh database on MariaDB at 127.0.0.1:3306 as root.
 	 * @return the database, or {@code null} if MariaDB does not answer
 	 */
-	static @Nullable SharedDatabase mariadb() {
+	public static @Nullable SharedDatabase mariadb() {
 		return connect(MARIADB_URL, "root") ? new MariaDb() : null;
 	}
 
@@ -73,7 +74,7 @@ abstract class SharedDatabase implements AutoCloseable {
 	 * postgres.
 	 * @return the database, or {@code null} if PostgreSQL does not answer
 	 */
-	static @Nullable SharedDatabase postgres() {
+	public static @Nullable SharedDatabase postgres() {
 		return connect(POSTGRES_URL, "postgres") ? new Postgres() : null;
 	}
 
@@ -81,7 +82,7 @@ abstract class SharedDatabase implements AutoCloseable {
 	 * Start an H2 TCP server with an in-memory database.
 	 * @return the database
 	 */
-	static SharedDatabase h2Server() {
+	public static SharedDatabase h2Server() {
 		return new H2Server();
 	}
 
@@ -122,12 +123,12 @@ abstract class SharedDatabase implements AutoCloseable {
 		}
 
 		@Override
-		String profile() {
+		public String profile() {
 			return "mysql";
 		}
 
 		@Override
-		Map<String, Object> properties() {
+		public Map<String, Object> properties() {
 			return Map.of("spring.datasource.url", MARIADB_URL + this.name, "spring.datasource.username", "root");
 		}
 
@@ -155,12 +156,12 @@ abstract class SharedDatabase implements AutoCloseable {
 		}
 
 		@Override
-		String profile() {
+		public String profile() {
 			return "postgres";
 		}
 
 		@Override
-		Map<String, Object> properties() {
+		public Map<String, Object> properties() {
 			return Map.of("spring.datasource.url", POSTGRES_URL + "?currentSchema=" + this.name,
 					"spring.datasource.username", "postgres", "spring.flyway.schemas", this.name);
 		}
@@ -191,12 +192,12 @@ abstract class SharedDatabase implements AutoCloseable {
 		}
 
 		@Override
-		@Nullable String profile() {
+		public @Nullable String profile() {
 			return null;
 		}
 
 		@Override
-		Map<String, Object> properties() {
+		public Map<String, Object> properties() {
 			return Map.of("spring.datasource.url",
 					"jdbc:h2:tcp://127.0.0.1:" + this.server.getPort() + "/mem:" + this.name + ";DB_CLOSE_DELAY=-1");
 		}
