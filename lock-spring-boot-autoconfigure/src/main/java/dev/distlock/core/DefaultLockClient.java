@@ -190,15 +190,7 @@ public final class DefaultLockClient implements LockClient {
 		ensureOpen();
 		LockEntry entry = reserve(requireKey(key));
 		Acquisition acquisition = new Acquisition();
-		Lease lease = null;
-		try {
-			lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
-		}
-		finally {
-			if (lease == null) {
-				unreserve(entry);
-			}
-		}
+		Lease lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
 		if (lease == null) {
 			throw LockAcquisitionException.busy(key, waitTime, acquisition.holderLeaseRemaining);
 		}
@@ -257,15 +249,7 @@ public final class DefaultLockClient implements LockClient {
 			entry.holdCount++;
 			return true;
 		}
-		Lease lease = null;
-		try {
-			lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
-		}
-		finally {
-			if (lease == null) {
-				unreserve(entry);
-			}
-		}
+		Lease lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
 		if (lease == null) {
 			return false;
 		}
@@ -320,13 +304,25 @@ public final class DefaultLockClient implements LockClient {
 
 	// Acquiring
 
+	/**
+	 * Take the local turn, then the lock in the store, for a caller that reserved
+	 * {@code entry}; a caller that ends up without the lock has its reservation undone.
+	 */
 	private @Nullable Lease acquireLease(LockEntry entry, long waitNanos, @Nullable Duration leaseTime,
 			Acquisition acquisition) throws InterruptedException {
 		long deadline = System.nanoTime() + waitNanos;
-		if (!entry.queue.await(waitNanos)) {
-			return null;
+		Lease lease = null;
+		try {
+			if (entry.queue.await(waitNanos)) {
+				lease = acquireWithTurn(entry, deadline, leaseTime, acquisition);
+			}
+			return lease;
 		}
-		return acquireWithTurn(entry, deadline, leaseTime, acquisition);
+		finally {
+			if (lease == null) {
+				unreserve(entry);
+			}
+		}
 	}
 
 	private @Nullable Lease acquireWithTurn(LockEntry entry, long deadline, @Nullable Duration leaseTime,
