@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -64,6 +66,21 @@ final class CallHold implements LockHold {
 			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
 		}
 		this.client.end(this.lease);
+	}
+
+	@Override
+	public CompletionStage<Void> releaseAsync() {
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		this.client.dispatch(() -> {
+			try {
+				release();
+				released.complete(null);
+			}
+			catch (RuntimeException ex) {
+				released.completeExceptionally(ex);
+			}
+		});
+		return released;
 	}
 
 	@Override

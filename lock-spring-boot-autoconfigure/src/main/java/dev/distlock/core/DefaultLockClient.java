@@ -512,7 +512,7 @@ public final class DefaultLockClient implements LockClient {
 		return new IllegalStateException("LockClient " + this.clientId + " is closed");
 	}
 
-	private void dispatch(Runnable task) {
+	void dispatch(Runnable task) {
 		try {
 			this.workers.execute(task);
 		}

@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import java.util.concurrent.CompletionStage;
+
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
 
@@ -78,6 +80,14 @@ public interface LockHold extends AutoCloseable {
 	 * expires by itself since it is no longer renewed
 	 */
 	void release();
+
+	/**
+	 * Release the lock without blocking the calling thread: the release runs on a thread
+	 * of the client, and the stage completes there, normally or with the exception
+	 * {@link #release()} would have thrown.
+	 * @return the pending release
+	 */
+	CompletionStage<Void> releaseAsync();
 
 	/**
 	 * Release the lock unless it was already released.

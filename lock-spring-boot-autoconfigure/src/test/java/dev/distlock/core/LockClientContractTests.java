@@ -346,6 +346,19 @@ abstract class LockClientContractTests {
 	}
 
 	@Test
+	void aHoldIsReleasedAsynchronouslyWithItsOutcomeInTheStage() throws Exception {
+		String key = uniqueKey("hold-async-release");
+		LockClient client = newClient();
+		LockHold hold = client.acquire(key, Duration.ZERO, null);
+		hold.releaseAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		assertThat(isLocked(key)).isFalse();
+		assertThat(hold.isValid()).isFalse();
+		CompletableFuture<Void> again = hold.releaseAsync().toCompletableFuture();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> again.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(IllegalStateException.class);
+	}
+
+	@Test
 	void aHoldExcludesThreadHandlesOfTheSameClient() throws Exception {
 		String key = uniqueKey("mixed");
 		DefaultLockClient client = newClient();
@@ -657,7 +670,7 @@ abstract class LockClientContractTests {
 
 	@Test
 	void aReleaseRacingARenewalNeverReportsALoss(CapturedOutput output) throws Exception {
-		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(150)));
+		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(600)));
 		int threads = 6;
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		List<Future<Integer>> churners = new ArrayList<>();
