@@ -31,14 +31,17 @@ import org.springframework.util.Assert;
  * could not be released cleanly: it was found lost
  * ({@link LockLostAfterCompletionException}) or Redis failed
  * ({@link LockReleaseFailedException}). The method ran to completion; the same exception
- * is thrown to the caller right after the event. Listen to it to count, alert or
- * reconcile in one place, whatever the callers do with the exception: <pre class="code">
+ * is thrown to the caller right after the event.
+ * <p>
+ * Listen to it to count, alert or reconcile in one place, whatever the callers do with
+ * the exception. With Spring's default event multicaster, listeners run on the caller's
+ * thread before the exception is thrown, and an exception of a listener is added to it as
+ * suppressed. <pre class="code">
  * &#064;EventListener
  * void onLockReleaseFailed(LockReleaseFailedEvent event) {
  *     this.alerts.lockTrouble(event.getKey(), event.isLockLost(), event.getResult());
  * }
- * </pre> Listeners run synchronously on the caller's thread, before the exception is
- * thrown; an exception of a listener is added to it as suppressed.
+ * </pre>
  *
  * @author distlock
  * @since 0.1.0
