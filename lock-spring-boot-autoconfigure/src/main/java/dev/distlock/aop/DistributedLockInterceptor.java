@@ -59,6 +59,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private volatile @Nullable ApplicationEventPublisher eventPublisher;
 
+	private final CompletionStageLocking completionStages = new CompletionStageLocking(this::afterCompletion);
+
+	private volatile @Nullable ReactiveLocking reactiveLocking;
+
 	DistributedLockInterceptor(LockOperationSource operations, LockKeyEvaluator evaluator,
 			Supplier<LockClient> lockClient) {
 		this.operations = operations;
@@ -85,6 +89,23 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		String key = this.evaluator.key(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
+		switch (operation.lockedReturn()) {
+			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> {
+				return this.completionStages.lock(this.lockClient.get(), key, operation, invocation, target,
+						operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);
+			}
+			case REACTIVE -> {
+				return reactive().lock(this.lockClient.get(), key, operation, invocation, target);
+			}
+			case SYNCHRONOUS -> {
+				return lockSynchronously(invocation, operation, target, key);
+			}
+			default -> throw new IllegalStateException("Unknown " + operation.lockedReturn());
+		}
+	}
+
+	private @Nullable Object lockSynchronously(MethodInvocation invocation, LockOperation operation, Object target,
+			String key) throws Throwable {
 		LockHandle lock = this.lockClient.get().obtain(key);
 		LockAcquisitionException busy = acquire(lock, operation);
 		if (busy != null) {
@@ -131,15 +152,37 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		try {
 			lock.unlock();
 		}
-		catch (LockLostException ex) {
-			throw failedAfterCompletion(operation, target,
-					new LockLostAfterCompletionException(ex, result, held.isTransactionCommitted()));
-		}
-		catch (LockBackendException ex) {
-			throw failedAfterCompletion(operation, target,
-					new LockReleaseFailedException(ex, result, held.isTransactionCommitted()));
+		catch (LockLostException | LockBackendException ex) {
+			throw afterCompletion(operation, target, ex, result, held.isTransactionCommitted());
 		}
 		return result;
+	}
+
+	/**
+	 * Report a release that failed after the method completed normally: a WARN log and a
+	 * {@link LockReleaseFailedEvent}, then the exception for the caller, which carries
+	 * the method's result.
+	 */
+	private Throwable afterCompletion(LockOperation operation, Object target, Throwable releaseFailure,
+			@Nullable Object result, boolean transactionCommitted) {
+		if (releaseFailure instanceof LockLostException lost) {
+			return failedAfterCompletion(operation, target,
+					new LockLostAfterCompletionException(lost, result, transactionCommitted));
+		}
+		if (releaseFailure instanceof LockBackendException backend) {
+			return failedAfterCompletion(operation, target,
+					new LockReleaseFailedException(backend, result, transactionCommitted));
+		}
+		return releaseFailure;
+	}
+
+	private ReactiveLocking reactive() {
+		ReactiveLocking reactive = this.reactiveLocking;
+		if (reactive == null) {
+			reactive = new ReactiveLocking(this::afterCompletion);
+			this.reactiveLocking = reactive;
+		}
+		return reactive;
 	}
 
 	/**

@@ -130,8 +130,10 @@ final class LockOperationSource {
 		}
 		FallbackMethod fallback = StringUtils.hasText(annotation.fallbackMethod())
 				? FallbackMethod.resolve(targetMethod, beanClass, annotation.fallbackMethod()) : null;
+		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
-				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback);
+				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
+				lockedReturn);
 		this.evaluator.validate(operation);
 		return operation;
 	}
