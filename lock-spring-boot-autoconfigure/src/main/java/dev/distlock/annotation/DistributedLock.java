@@ -37,6 +37,12 @@ import java.lang.annotation.Target;
  * {@link #fallbackMethod()} runs instead. Nested calls with the same key on the same
  * thread re-enter the lock.
  * <p>
+ * A method returning a {@code CompletionStage}, a {@code Mono}, a {@code Flux} or another
+ * reactive type holds the lock until the returned work completes, errs or is cancelled,
+ * and never blocks the caller to acquire it; a busy lock then fails the returned future
+ * or publisher instead of throwing. Result types whose end cannot be followed (Kotlin
+ * {@code suspend} functions, plain {@code Future}s) fail at startup.
+ * <p>
  * Like {@code @Transactional}, the annotation applies to calls through the Spring proxy
  * of the bean: a call from one method of a bean to another method of the same bean is not
  * locked. The advice runs outside {@code @Transactional} by default, so the lock is

@@ -34,9 +34,9 @@ import org.jspecify.annotations.Nullable;
  * result) rather than throwing.
  * <p>
  * The lock is taken without blocking the caller, so the method itself is called on the
- * thread that got the lock, a thread of the lock client; for an {@code @Async} method,
- * whose body already runs on an executor thread, the lock is taken on that thread and the
- * method called there.
+ * thread that saw the grant: a thread of the lock client, or the calling thread if the
+ * grant had already completed; for an {@code @Async} method, whose body already runs on
+ * an executor thread, the lock is taken on that thread and the method called there.
  *
  * @author distlock
  */
