@@ -43,6 +43,19 @@ import java.lang.annotation.Target;
  * or publisher instead of throwing. Result types whose end cannot be followed (Kotlin
  * {@code suspend} functions, plain {@code Future}s) fail at startup.
  * <p>
+ * The annotation may also sit on an annotation of your own, which then stands for it
+ * (attributes of the composed annotation override those it is annotated with, as Spring's
+ * merged annotations do): <pre class="code">
+ * &#064;Retention(RetentionPolicy.RUNTIME)
+ * &#064;DistributedLock(key = "'order:' + #userId", waitTime = "2s")
+ * public &#064;interface OrderLock {
+ * }
+ * </pre>
+ * <p>
+ * The key expression may also evaluate to a {@code Collection} or an array: every key is
+ * then locked, all or nothing, in a fixed order, so callers with overlapping sets never
+ * deadlock; duplicates count once.
+ * <p>
  * Like {@code @Transactional}, the annotation applies to calls through the Spring proxy
  * of the bean: a call from one method of a bean to another method of the same bean is not
  * locked. The advice runs outside {@code @Transactional} by default, so the lock is
@@ -53,7 +66,7 @@ import java.lang.annotation.Target;
  * @since 0.1.0
  * @see dev.distlock.core.LockClient
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface DistributedLock {
@@ -96,5 +109,23 @@ public @interface DistributedLock {
 	 * @return the fallback method name
 	 */
 	String fallbackMethod() default "";
+
+	/**
+	 * What to do when the lock stays busy and there is no {@link #fallbackMethod()}:
+	 * throw (the default) or skip the call, for example for a {@code @Scheduled} job that
+	 * must run on one instance per tick.
+	 * @return the busy policy
+	 */
+	OnBusy onBusy() default OnBusy.THROW;
+
+	/**
+	 * Keep the lock at least this long after it was acquired, even if the method finished
+	 * sooner, for example {@code "500ms"}: a job that takes 5 ms then still runs once per
+	 * tick across instances whose clocks fire a little apart. The release then shortens
+	 * the lease to what is left (owner-checked) instead of deleting the key. Must not be
+	 * longer than a fixed {@link #leaseTime()}. Empty means release at once.
+	 * @return the minimum hold time
+	 */
+	String holdAtLeast() default "";
 
 }

@@ -16,10 +16,12 @@
 
 package dev.distlock.aop;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
@@ -30,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * Locks a {@code @DistributedLock} method that returns a {@link CompletionStage} for as
  * long as that stage runs: acquire, call once the lock is granted, release when the stage
  * completes normally, exceptionally or is cancelled. The caller always gets a
- * {@link CompletableFuture}; a busy lock fails it (or completes it with the fallback's
- * result) rather than throwing.
+ * {@link CompletableFuture}; a lock that cannot be had fails it (or completes it with
+ * what the {@link LockFailurePolicy} answers) rather than throwing.
  * <p>
  * The lock is taken without blocking the caller, so the method itself is called on the
  * thread that saw the grant: a thread of the lock client, or the calling thread if the
@@ -44,70 +46,68 @@ final class CompletionStageLocking {
 
 	private final ReleaseFailures releaseFailures;
 
-	CompletionStageLocking(ReleaseFailures releaseFailures) {
+	private final LockFailurePolicy failurePolicy;
+
+	CompletionStageLocking(ReleaseFailures releaseFailures, LockFailurePolicy failurePolicy) {
 		this.releaseFailures = releaseFailures;
+		this.failurePolicy = failurePolicy;
 	}
 
-	CompletableFuture<@Nullable Object> lock(LockClient client, String key, LockOperation operation,
+	CompletableFuture<@Nullable Object> lock(LockClient client, List<String> keys, LockOperation operation,
 			MethodInvocation invocation, Object target, boolean onTheCallingThread) {
 		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
 		if (onTheCallingThread) {
-			LockHold hold;
+			List<LockHold> holds;
 			try {
-				hold = client.acquire(key, operation.waitTime(), operation.leaseTime());
-			}
-			catch (LockAcquisitionException ex) {
-				busy(operation, invocation, target, ex, result);
-				return result;
+				holds = CallLocks.acquire(client, keys, operation);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				result.completeExceptionally(new LockAcquisitionException(key, operation.waitTime(), ex));
+				result.completeExceptionally(new LockAcquisitionException(keys.get(0), operation.waitTime(), ex));
 				return result;
 			}
-			catch (RuntimeException ex) {
-				result.completeExceptionally(ex);
+			catch (DistributedLockException ex) {
+				notAcquired(operation, invocation, target, keys, ex, result);
 				return result;
 			}
-			run(hold, operation, invocation, target, result);
+			run(holds, operation, invocation, target, result);
 			return result;
 		}
-		CompletableFuture<LockHold> acquisition = client.acquireAsync(key, operation.waitTime(), operation.leaseTime())
+		CompletableFuture<List<LockHold>> acquisition = CallLocks.acquireAsync(client, keys, operation)
 			.toCompletableFuture();
 		result.whenComplete((value, failure) -> {
 			if (result.isCancelled()) {
 				acquisition.cancel(false);
 			}
 		});
-		acquisition.whenComplete((hold, failure) -> {
+		acquisition.whenComplete((holds, failure) -> {
 			if (failure != null) {
 				Throwable cause = unwrap(failure);
-				if (cause instanceof LockAcquisitionException busy
-						&& !(busy.getCause() instanceof InterruptedException)) {
-					busy(operation, invocation, target, busy, result);
+				if (cause instanceof DistributedLockException notAcquired) {
+					notAcquired(operation, invocation, target, keys, notAcquired, result);
 				}
 				else {
 					result.completeExceptionally(cause);
 				}
 			}
 			else if (result.isDone()) {
-				hold.releaseAsync();
+				CallLocks.releaseAsync(holds, null);
 			}
 			else {
-				run(hold, operation, invocation, target, result);
+				run(holds, operation, invocation, target, result);
 			}
 		});
 		return result;
 	}
 
-	private void run(LockHold hold, LockOperation operation, MethodInvocation invocation, Object target,
+	private void run(List<LockHold> holds, LockOperation operation, MethodInvocation invocation, Object target,
 			CompletableFuture<@Nullable Object> result) {
 		CompletionStage<?> stage;
 		try {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
-			hold.releaseAsync().whenComplete((released, releaseFailure) -> {
+			CallLocks.releaseAsync(holds, null).whenComplete((released, releaseFailure) -> {
 				if (releaseFailure != null) {
 					ex.addSuppressed(unwrap(releaseFailure));
 				}
@@ -124,40 +124,37 @@ final class CompletionStageLocking {
 				work.cancel(true);
 			}
 		});
-		stage.whenComplete((value, failure) -> hold.releaseAsync().whenComplete((released, releaseFailure) -> {
-			if (failure != null) {
-				Throwable cause = unwrap(failure);
-				if (releaseFailure != null) {
-					cause.addSuppressed(unwrap(releaseFailure));
-				}
-				result.completeExceptionally(cause);
-			}
-			else if (releaseFailure != null) {
-				result.completeExceptionally(
-						this.releaseFailures.afterCompletion(operation, target, unwrap(releaseFailure), value, false));
-			}
-			else {
-				result.complete(value);
-			}
-		}));
+		stage.whenComplete(
+				(value, failure) -> CallLocks.releaseAsync(holds, (failure != null) ? null : operation.holdAtLeast())
+					.whenComplete((released, releaseFailure) -> {
+						if (failure != null) {
+							Throwable cause = unwrap(failure);
+							if (releaseFailure != null) {
+								cause.addSuppressed(unwrap(releaseFailure));
+							}
+							result.completeExceptionally(cause);
+						}
+						else if (releaseFailure != null) {
+							result.completeExceptionally(this.releaseFailures.afterCompletion(operation, target,
+									unwrap(releaseFailure), value, false));
+						}
+						else {
+							result.complete(value);
+						}
+					}));
 	}
 
-	private static void busy(LockOperation operation, MethodInvocation invocation, Object target,
-			LockAcquisitionException busy, CompletableFuture<@Nullable Object> result) {
-		FallbackMethod fallback = operation.fallback();
-		if (fallback == null) {
-			result.completeExceptionally(busy);
-			return;
-		}
+	private void notAcquired(LockOperation operation, MethodInvocation invocation, Object target, List<String> keys,
+			DistributedLockException failure, CompletableFuture<@Nullable Object> result) {
 		try {
-			CompletionStage<?> stage = (CompletionStage<?>) fallback.invoke(target, invocation.getArguments(), busy);
-			if (stage == null) {
-				result.complete(null);
+			Object answer = this.failurePolicy.answer(operation, invocation, target, keys, failure);
+			if (!(answer instanceof CompletionStage<?> stage)) {
+				result.complete(answer);
 				return;
 			}
-			stage.whenComplete((value, failure) -> {
-				if (failure != null) {
-					result.completeExceptionally(unwrap(failure));
+			stage.whenComplete((value, answerFailure) -> {
+				if (answerFailure != null) {
+					result.completeExceptionally(unwrap(answerFailure));
 				}
 				else {
 					result.complete(value);

@@ -16,6 +16,7 @@
 
 package dev.distlock.aop;
 
+import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockHandle;
 
 /**
@@ -44,11 +45,35 @@ public final class CurrentLock {
 	 * this thread
 	 */
 	public static LockHandle get() {
-		LockHandle lock = HeldLocks.innermost();
+		LockHandle lock = running().lock();
 		if (lock == null) {
-			throw new IllegalStateException("No @DistributedLock method is running on this thread");
+			throw new IllegalStateException("The running @DistributedLock method locks several keys " + running().keys()
+					+ "; CurrentLock.get() is for methods that lock one key");
 		}
 		return lock;
+	}
+
+	/**
+	 * Check that the calling code runs under a distributed lock that is still believed
+	 * valid, for example at the start of a job or in a test, like ShedLock's
+	 * {@code LockAssert}.
+	 * @throws IllegalStateException if no {@code @DistributedLock} method is running on
+	 * this thread, or its lock is known to be lost
+	 */
+	public static void assertHeld() {
+		HeldLock held = running();
+		if (!held.isHeld()) {
+			throw new IllegalStateException("The lock of " + held.keys() + " of the running @DistributedLock method "
+					+ "is no longer held: its lease ran out or it was taken by another owner");
+		}
+	}
+
+	private static HeldLock running() {
+		HeldLock held = HeldLocks.innermost();
+		if (held == null) {
+			throw new IllegalStateException("No @DistributedLock method is running on this thread");
+		}
+		return held;
 	}
 
 }

@@ -79,7 +79,8 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator);
 		this.pointcut = new LockedMethodPointcut(operations, beanFactory);
 		this.advice = new DistributedLockInterceptor(operations, evaluator,
-				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)));
+				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)),
+				() -> beanFactory.getBeanProvider(LockFailureHandler.class).getIfUnique());
 		setOrder(DEFAULT_ORDER);
 	}
 

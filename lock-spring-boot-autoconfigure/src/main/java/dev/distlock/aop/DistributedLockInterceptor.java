@@ -16,6 +16,8 @@
 
 package dev.distlock.aop;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
@@ -27,6 +29,7 @@ import dev.distlock.LockReleaseFailedException;
 import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHold;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -57,17 +60,21 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<LockClient> lockClient;
 
-	private volatile @Nullable ApplicationEventPublisher eventPublisher;
+	private final LockFailurePolicy failurePolicy;
 
-	private final CompletionStageLocking completionStages = new CompletionStageLocking(this::afterCompletion);
+	private final CompletionStageLocking completionStages;
 
 	private volatile @Nullable ReactiveLocking reactiveLocking;
 
+	private volatile @Nullable ApplicationEventPublisher eventPublisher;
+
 	DistributedLockInterceptor(LockOperationSource operations, LockKeyEvaluator evaluator,
-			Supplier<LockClient> lockClient) {
+			Supplier<LockClient> lockClient, Supplier<@Nullable LockFailureHandler> failureHandler) {
 		this.operations = operations;
 		this.evaluator = evaluator;
 		this.lockClient = lockClient;
+		this.failurePolicy = new LockFailurePolicy(failureHandler);
+		this.completionStages = new CompletionStageLocking(this::afterCompletion, this.failurePolicy);
 	}
 
 	/**
@@ -87,57 +94,35 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		if (operation == null) {
 			return invocation.proceed();
 		}
-		String key = this.evaluator.key(operation,
+		List<String> keys = this.evaluator.keys(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
-		switch (operation.lockedReturn()) {
-			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> {
-				return this.completionStages.lock(this.lockClient.get(), key, operation, invocation, target,
-						operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);
-			}
-			case REACTIVE -> {
-				return reactive().lock(this.lockClient.get(), key, operation, invocation, target);
-			}
-			case SYNCHRONOUS -> {
-				return lockSynchronously(invocation, operation, target, key);
-			}
-			default -> throw new IllegalStateException("Unknown " + operation.lockedReturn());
-		}
-	}
-
-	private @Nullable Object lockSynchronously(MethodInvocation invocation, LockOperation operation, Object target,
-			String key) throws Throwable {
-		LockHandle lock = this.lockClient.get().obtain(key);
-		LockAcquisitionException busy = acquire(lock, operation);
-		if (busy != null) {
-			if (operation.fallback() != null) {
-				return operation.fallback().invoke(target, invocation.getArguments(), busy);
-			}
-			throw busy;
-		}
-		return proceedAndRelease(invocation, operation, target, lock);
+		LockClient client = this.lockClient.get();
+		return switch (operation.lockedReturn()) {
+			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> this.completionStages.lock(client, keys, operation,
+					invocation, target, operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);
+			case REACTIVE -> reactive().lock(client, keys, operation, invocation, target);
+			case SYNCHRONOUS -> (keys.size() == 1) ? lockOne(client, keys.get(0), operation, invocation, target)
+					: lockAll(client, keys, operation, invocation, target);
+		};
 	}
 
 	/**
-	 * Acquire the lock.
-	 * @return {@code null} once acquired, or the exception saying the lock stayed busy
-	 * @throws LockAcquisitionException if interrupted while waiting
+	 * Lock one key with a thread-bound handle: reentrant for nested calls on the thread,
+	 * and available to the method as {@link CurrentLock}.
 	 */
-	private static @Nullable LockAcquisitionException acquire(LockHandle lock, LockOperation operation) {
+	private @Nullable Object lockOne(LockClient client, String key, LockOperation operation,
+			MethodInvocation invocation, Object target) throws Throwable {
+		LockHandle lock = client.obtain(key);
 		try {
 			lock.acquire(operation.waitTime(), operation.leaseTime());
-			return null;
-		}
-		catch (LockAcquisitionException ex) {
-			return ex;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(lock.key(), operation.waitTime(), ex);
+			throw new LockAcquisitionException(key, operation.waitTime(), ex);
 		}
-	}
-
-	private @Nullable Object proceedAndRelease(MethodInvocation invocation, LockOperation operation, Object target,
-			LockHandle lock) throws Throwable {
+		catch (LockAcquisitionException | LockBackendException ex) {
+			return this.failurePolicy.answer(operation, invocation, target, List.of(key), ex);
+		}
 		HeldLock held = HeldLocks.push(invocation, lock);
 		Object result;
 		try {
@@ -145,15 +130,61 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (Throwable ex) {
 			HeldLocks.pop(held);
-			releaseAfterFailure(lock, ex);
+			releaseAfterFailure(lock::unlock, ex);
 			throw ex;
 		}
 		HeldLocks.pop(held);
 		try {
-			lock.unlock();
+			Duration holdAtLeast = operation.holdAtLeast();
+			if (holdAtLeast != null) {
+				lock.unlock(holdAtLeast);
+			}
+			else {
+				lock.unlock();
+			}
 		}
 		catch (LockLostException | LockBackendException ex) {
 			throw afterCompletion(operation, target, ex, result, held.isTransactionCommitted());
+		}
+		return result;
+	}
+
+	/**
+	 * Lock several keys, all or nothing, with call-owned holds.
+	 */
+	private @Nullable Object lockAll(LockClient client, List<String> keys, LockOperation operation,
+			MethodInvocation invocation, Object target) throws Throwable {
+		List<LockHold> holds;
+		try {
+			holds = client.acquireAll(keys, operation.waitTime(), operation.leaseTime());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(keys.get(0), operation.waitTime(), ex);
+		}
+		catch (LockAcquisitionException | LockBackendException ex) {
+			return this.failurePolicy.answer(operation, invocation, target, keys, ex);
+		}
+		HeldLock held = HeldLocks.push(invocation, holds);
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			HeldLocks.pop(held);
+			held.released();
+			releaseAfterFailure(() -> CallLocks.release(holds, null), ex);
+			throw ex;
+		}
+		HeldLocks.pop(held);
+		try {
+			CallLocks.release(holds, operation.holdAtLeast());
+		}
+		catch (LockLostException | LockBackendException ex) {
+			throw afterCompletion(operation, target, ex, result, held.isTransactionCommitted());
+		}
+		finally {
+			held.released();
 		}
 		return result;
 	}
@@ -179,7 +210,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	private ReactiveLocking reactive() {
 		ReactiveLocking reactive = this.reactiveLocking;
 		if (reactive == null) {
-			reactive = new ReactiveLocking(this::afterCompletion);
+			reactive = new ReactiveLocking(this::afterCompletion, this.failurePolicy);
 			this.reactiveLocking = reactive;
 		}
 		return reactive;
@@ -206,9 +237,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return failure;
 	}
 
-	private static void releaseAfterFailure(LockHandle lock, Throwable failure) {
+	private static void releaseAfterFailure(Runnable release, Throwable failure) {
 		try {
-			lock.unlock();
+			release.run();
 		}
 		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);

@@ -16,7 +16,10 @@
 
 package dev.distlock.aop;
 
+import java.util.List;
+
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHold;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -43,7 +46,19 @@ final class HeldLocks {
 	 * @return the record, to pass to {@link #pop(HeldLock)}
 	 */
 	static HeldLock push(MethodInvocation invocation, LockHandle lock) {
-		HeldLock held = new HeldLock(invocation, lock, current.get());
+		HeldLock held = new HeldLock(invocation, lock, List.of(), current.get());
+		current.set(held);
+		return held;
+	}
+
+	/**
+	 * Record that the locks of several keys are held for {@code invocation}.
+	 * @param invocation the guarded invocation
+	 * @param holds the held locks
+	 * @return the record, to pass to {@link #pop(HeldLock)}
+	 */
+	static HeldLock push(MethodInvocation invocation, List<LockHold> holds) {
+		HeldLock held = new HeldLock(invocation, null, holds, current.get());
 		current.set(held);
 		return held;
 	}
@@ -65,9 +80,8 @@ final class HeldLocks {
 	 * Return the lock of the innermost locked invocation running on this thread.
 	 * @return the lock, or {@code null} if no locked invocation is running
 	 */
-	static @Nullable LockHandle innermost() {
-		HeldLock held = current.get();
-		return (held != null) ? held.lock() : null;
+	static @Nullable HeldLock innermost() {
+		return current.get();
 	}
 
 	/**
@@ -88,21 +102,28 @@ final class HeldLocks {
 
 		private final MethodInvocation invocation;
 
-		private final LockHandle lock;
+		private final @Nullable LockHandle lock;
+
+		private final List<LockHold> holds;
 
 		private final @Nullable HeldLock outer;
 
 		private volatile boolean transactionCommitted;
 
+		private volatile boolean released;
+
 		/**
 		 * Create a record.
 		 * @param invocation the guarded invocation
-		 * @param lock the held lock
+		 * @param lock the held lock of a single-key method, or {@code null}
+		 * @param holds the held locks of a method with several keys, or none
 		 * @param outer the record of the enclosing invocation, if any
 		 */
-		HeldLock(MethodInvocation invocation, LockHandle lock, @Nullable HeldLock outer) {
+		HeldLock(MethodInvocation invocation, @Nullable LockHandle lock, List<LockHold> holds,
+				@Nullable HeldLock outer) {
 			this.invocation = invocation;
 			this.lock = lock;
+			this.holds = holds;
 			this.outer = outer;
 		}
 
@@ -110,8 +131,45 @@ final class HeldLocks {
 			return this.invocation;
 		}
 
-		LockHandle lock() {
+		/**
+		 * Return the lock of a single-key method, or {@code null} for several keys.
+		 */
+		@Nullable LockHandle lock() {
 			return this.lock;
+		}
+
+		/**
+		 * Return the keys held.
+		 */
+		List<String> keys() {
+			return (this.lock != null) ? List.of(this.lock.key()) : this.holds.stream().map(LockHold::key).toList();
+		}
+
+		/**
+		 * Return whether every lock is still believed held.
+		 */
+		boolean isHeld() {
+			return (this.lock != null) ? this.lock.isHeldByCurrentThread()
+					: !this.released && this.holds.stream().allMatch(LockHold::isValid);
+		}
+
+		/**
+		 * Ask Redis whether every lock is still owned, unless it was already released (a
+		 * lock inside a longer transaction has nothing left to confirm).
+		 */
+		void confirmOwnershipIfHeld() {
+			if (this.lock != null) {
+				if (this.lock.getHoldCount() > 0) {
+					this.lock.confirmOwnership();
+				}
+			}
+			else if (!this.released) {
+				this.holds.forEach(LockHold::confirmOwnership);
+			}
+		}
+
+		void released() {
+			this.released = true;
 		}
 
 		@Nullable HeldLock outer() {

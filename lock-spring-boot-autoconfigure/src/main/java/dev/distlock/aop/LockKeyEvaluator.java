@@ -16,7 +16,12 @@
 
 package dev.distlock.aop;
 
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
@@ -28,6 +33,7 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -67,27 +73,44 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	}
 
 	/**
-	 * Evaluate the lock key of one call.
+	 * Evaluate the lock keys of one call: one key, or every element of a
+	 * {@code Collection} or an array, distinct and in their natural order.
 	 * @param operation the lock operation
 	 * @param root the root object of the call
-	 * @return the lock key, not blank
-	 * @throws IllegalArgumentException if the expression fails or yields {@code null} or
-	 * a blank key
+	 * @return the lock keys, not empty, none blank
+	 * @throws IllegalArgumentException if the expression fails or yields {@code null}, a
+	 * blank key, an empty collection or a collection with a {@code null} or blank element
 	 */
-	String key(LockOperation operation, LockExpressionRootObject root) {
+	List<String> keys(LockOperation operation, LockExpressionRootObject root) {
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, operation.method(),
 				root.getArgs(), getParameterNameDiscoverer());
 		if (this.beanFactory != null) {
 			context.setBeanResolver(new BeanFactoryResolver(this.beanFactory));
 		}
-		String key;
+		Object value;
 		try {
-			key = getExpression(this.keyCache, operation.methodKey(), operation.keyExpression()).getValue(context,
-					String.class);
+			value = getExpression(this.keyCache, operation.methodKey(), operation.keyExpression()).getValue(context);
 		}
 		catch (EvaluationException ex) {
 			throw new IllegalArgumentException(describe(operation) + " could not be evaluated: " + ex.getMessage(), ex);
 		}
+		if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
+			Collection<?> elements = (value instanceof Collection<?> collection) ? collection
+					: Arrays.asList(ObjectUtils.toObjectArray(value));
+			if (elements.isEmpty()) {
+				throw new IllegalArgumentException(describe(operation)
+						+ " evaluated to no key at all (an empty collection); the method was not called");
+			}
+			Set<String> keys = new TreeSet<>();
+			for (Object element : elements) {
+				keys.add(requireText(operation, (element != null) ? element.toString() : null));
+			}
+			return List.copyOf(keys);
+		}
+		return List.of(requireText(operation, (value != null) ? value.toString() : null));
+	}
+
+	private static String requireText(LockOperation operation, @Nullable String key) {
 		if (!StringUtils.hasText(key)) {
 			throw new IllegalArgumentException(describe(operation) + " evaluated to "
 					+ ((key != null) ? "a blank key '" + key + "'" : "null") + "; the method was not called");

@@ -19,6 +19,7 @@ package dev.distlock.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import dev.distlock.annotation.OnBusy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.expression.AnnotatedElementKey;
@@ -34,9 +35,12 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param leaseTime the fixed lease, or {@code null} for the watchdog lease
  * @param fallback the method to call when the lock is busy, if any
  * @param lockedReturn how long the lock must live, told from the return type
+ * @param onBusy what to do when the lock stays busy and there is no fallback
+ * @param holdAtLeast how long the lock stays taken at least, or {@code null}
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
-		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn) {
+		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
+		@Nullable Duration holdAtLeast) {
 
 }

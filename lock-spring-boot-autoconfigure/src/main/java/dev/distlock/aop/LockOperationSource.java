@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.OnBusy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -130,10 +131,21 @@ final class LockOperationSource {
 		}
 		FallbackMethod fallback = StringUtils.hasText(annotation.fallbackMethod())
 				? FallbackMethod.resolve(targetMethod, beanClass, annotation.fallbackMethod()) : null;
+		Duration holdAtLeast = duration(annotation.holdAtLeast(), "holdAtLeast", targetMethod);
+		if (holdAtLeast != null && leaseTime != null && holdAtLeast.compareTo(leaseTime) > 0) {
+			throw invalid(targetMethod, "holdAtLeast", annotation.holdAtLeast(),
+					"must not be longer than the fixed leaseTime (" + annotation.leaseTime()
+							+ "): the lock would expire before it");
+		}
+		if (annotation.onBusy() == OnBusy.SKIP && targetMethod.getReturnType().isPrimitive()
+				&& targetMethod.getReturnType() != void.class) {
+			throw invalid(targetMethod, "onBusy", "SKIP", "a method returning " + targetMethod.getReturnType()
+					+ " has no empty result to skip with; return a wrapper type, Optional or void");
+		}
 		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
-				lockedReturn);
+				lockedReturn, annotation.onBusy(), holdAtLeast);
 		this.evaluator.validate(operation);
 		return operation;
 	}

@@ -17,7 +17,6 @@
 package dev.distlock.aop;
 
 import dev.distlock.aop.HeldLocks.HeldLock;
-import dev.distlock.core.LockHandle;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -55,10 +54,7 @@ final class LockOwnershipTransactionInterceptor implements MethodInterceptor {
 
 		@Override
 		public void beforeCommit(boolean readOnly) {
-			LockHandle lock = this.held.lock();
-			if (lock.getHoldCount() > 0) {
-				lock.confirmOwnership();
-			}
+			this.held.confirmOwnershipIfHeld();
 		}
 
 		@Override

@@ -16,6 +16,9 @@
 
 package dev.distlock.aop;
 
+import java.util.List;
+
+import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
@@ -46,34 +49,38 @@ final class ReactiveLocking {
 
 	private final ReleaseFailures releaseFailures;
 
-	ReactiveLocking(ReleaseFailures releaseFailures) {
+	private final LockFailurePolicy failurePolicy;
+
+	ReactiveLocking(ReleaseFailures releaseFailures, LockFailurePolicy failurePolicy) {
 		this.releaseFailures = releaseFailures;
+		this.failurePolicy = failurePolicy;
 	}
 
-	Object lock(LockClient client, String key, LockOperation operation, MethodInvocation invocation, Object target) {
+	Object lock(LockClient client, List<String> keys, LockOperation operation, MethodInvocation invocation,
+			Object target) {
 		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance()
 			.getAdapter(operation.method().getReturnType());
 		if (adapter == null) {
 			throw new IllegalStateException("No reactive adapter for " + operation.method().getReturnType());
 		}
-		Mono<LockHold> acquire = Mono.defer(
-				() -> Mono.fromCompletionStage(client.acquireAsync(key, operation.waitTime(), operation.leaseTime())))
-			.onErrorMap(LockAcquisitionException.class, Busy::new);
+		Mono<List<LockHold>> acquire = Mono
+			.defer(() -> Mono.fromCompletionStage(CallLocks.acquireAsync(client, keys, operation)))
+			.onErrorMap(DistributedLockException.class, NotAcquired::new);
 		if (adapter.isMultiValue()) {
 			Flux<Object> locked = Flux
-				.usingWhen(acquire, (hold) -> Flux.from(call(invocation, adapter)),
-						(hold) -> releaseAfterCompletion(hold, operation, target), this::releaseAfterError,
+				.usingWhen(acquire, (holds) -> Flux.from(call(invocation, adapter)),
+						(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
 						ReactiveLocking::releaseQuietly)
-				.onErrorResume(Busy.class,
-						(busy) -> Flux.from(whenBusy(busy.getCause(), operation, invocation, target, adapter)));
+				.onErrorResume(NotAcquired.class, (failure) -> Flux
+					.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
 			return adapter.fromPublisher(locked);
 		}
 		Mono<Object> locked = Mono
-			.usingWhen(acquire, (hold) -> Mono.from(call(invocation, adapter)),
-					(hold) -> releaseAfterCompletion(hold, operation, target), this::releaseAfterError,
+			.usingWhen(acquire, (holds) -> Mono.from(call(invocation, adapter)),
+					(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
 					ReactiveLocking::releaseQuietly)
-			.onErrorResume(Busy.class,
-					(busy) -> Mono.from(whenBusy(busy.getCause(), operation, invocation, target, adapter)));
+			.onErrorResume(NotAcquired.class, (failure) -> Mono
+				.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
 		return adapter.fromPublisher(locked);
 	}
 
@@ -90,33 +97,34 @@ final class ReactiveLocking {
 		}
 	}
 
-	private Publisher<?> releaseAfterCompletion(LockHold hold, LockOperation operation, Object target) {
-		return Mono.fromCompletionStage(hold::releaseAsync)
+	private Publisher<?> releaseAfterCompletion(List<LockHold> holds, LockOperation operation, Object target) {
+		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, operation.holdAtLeast()))
 			.onErrorMap((failure) -> this.releaseFailures.afterCompletion(operation, target,
 					CompletionStageLocking.unwrap(failure), null, false));
 	}
 
-	private Publisher<?> releaseAfterError(LockHold hold, Throwable error) {
-		return Mono.fromCompletionStage(hold::releaseAsync).onErrorResume((failure) -> {
+	private Publisher<?> releaseAfterError(List<LockHold> holds, Throwable error) {
+		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, null)).onErrorResume((failure) -> {
 			error.addSuppressed(CompletionStageLocking.unwrap(failure));
 			return Mono.empty();
 		});
 	}
 
-	private static Publisher<?> releaseQuietly(LockHold hold) {
-		return Mono.fromCompletionStage(hold::releaseAsync).onErrorResume((failure) -> Mono.empty());
+	private static Publisher<?> releaseQuietly(List<LockHold> holds) {
+		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, null))
+			.onErrorResume((failure) -> Mono.empty());
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Publisher<Object> whenBusy(LockAcquisitionException busy, LockOperation operation,
-			MethodInvocation invocation, Object target, ReactiveAdapter adapter) {
-		FallbackMethod fallback = operation.fallback();
-		if (fallback == null || busy.getCause() instanceof InterruptedException) {
-			return Mono.error(busy);
-		}
+	private Publisher<Object> notAcquired(DistributedLockException failure, LockOperation operation,
+			MethodInvocation invocation, Object target, List<String> keys, ReactiveAdapter adapter) {
 		try {
-			@Nullable Object result = fallback.invoke(target, invocation.getArguments(), busy);
-			return (result != null) ? (Publisher<Object>) adapter.toPublisher(result) : Mono.empty();
+			@Nullable Object result = this.failurePolicy.answer(operation, invocation, target, keys, failure);
+			if (result == null) {
+				return Mono.empty();
+			}
+			return adapter.getReactiveType().isInstance(result) ? (Publisher<Object>) adapter.toPublisher(result)
+					: Mono.just(result);
 		}
 		catch (Throwable ex) {
 			return Mono.error(ex);
@@ -124,18 +132,18 @@ final class ReactiveLocking {
 	}
 
 	/**
-	 * Marks a busy lock, so that only the acquisition's refusal, never an exception of
-	 * the method, leads to the fallback.
+	 * Marks a lock that could not be had, so that only the acquisition's failure, never
+	 * an exception of the method, goes to the failure policy.
 	 */
-	private static final class Busy extends RuntimeException {
+	private static final class NotAcquired extends RuntimeException {
 
-		Busy(LockAcquisitionException busy) {
-			super(busy.getMessage(), busy, false, false);
+		NotAcquired(DistributedLockException failure) {
+			super(failure.getMessage(), failure, false, false);
 		}
 
 		@Override
-		public synchronized LockAcquisitionException getCause() {
-			return (LockAcquisitionException) super.getCause();
+		public synchronized DistributedLockException getCause() {
+			return (DistributedLockException) super.getCause();
 		}
 
 	}

@@ -16,9 +16,14 @@
 
 package dev.distlock.core;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * A {@link LockHold} of a {@link DefaultLockClient}.
@@ -62,18 +67,38 @@ final class CallHold implements LockHold {
 
 	@Override
 	public void release() {
+		end(null);
+	}
+
+	@Override
+	public void release(Duration holdAtLeast) {
+		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
+		end(holdAtLeast);
+	}
+
+	private void end(@Nullable Duration holdAtLeast) {
 		if (!this.released.compareAndSet(false, true)) {
 			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
 		}
-		this.client.end(this.lease);
+		this.client.end(this.lease, holdAtLeast);
 	}
 
 	@Override
 	public CompletionStage<Void> releaseAsync() {
+		return endAsync(null);
+	}
+
+	@Override
+	public CompletionStage<Void> releaseAsync(Duration holdAtLeast) {
+		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
+		return endAsync(holdAtLeast);
+	}
+
+	private CompletionStage<Void> endAsync(@Nullable Duration holdAtLeast) {
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		this.client.dispatch(() -> {
 			try {
-				release();
+				end(holdAtLeast);
 				released.complete(null);
 			}
 			catch (RuntimeException ex) {

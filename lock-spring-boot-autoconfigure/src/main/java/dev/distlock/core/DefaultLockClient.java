@@ -17,9 +17,12 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -86,6 +89,9 @@ public final class DefaultLockClient implements LockClient {
 	private static final long UNKNOWN_TTL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private static final long MIN_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/** Marks a store that cannot take a set of keys in one step. */
+	private static final List<Lease> ONE_BY_ONE = List.of();
 
 	private final String clientId = UUID.randomUUID().toString();
 
@@ -232,6 +238,203 @@ public final class DefaultLockClient implements LockClient {
 		return result;
 	}
 
+	@Override
+	public List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		List<String> sorted = sortedKeys(keys);
+		long waitNanos = waitNanos(sorted.get(0), waitTime);
+		validateLease(sorted.get(0), leaseTime);
+		ensureOpen();
+		long deadline = System.nanoTime() + waitNanos;
+		List<LockEntry> entries = new ArrayList<>(sorted.size());
+		List<LockEntry> turns = new ArrayList<>(sorted.size());
+		Acquisition acquisition = new Acquisition();
+		List<Lease> leases = null;
+		try {
+			sorted.forEach((key) -> entries.add(reserve(key)));
+			for (LockEntry entry : entries) {
+				if (!entry.queue.await(Math.max(0, deadline - System.nanoTime()))) {
+					acquisition.busyKey = entry.key;
+					break;
+				}
+				turns.add(entry);
+			}
+			if (turns.size() == entries.size()) {
+				leases = acquireAllInStore(entries, deadline, leaseTime, acquisition);
+			}
+		}
+		finally {
+			if (leases == null) {
+				turns.forEach((entry) -> entry.queue.pass());
+				entries.forEach(this::unreserve);
+			}
+		}
+		if (leases == null) {
+			String busyKey = acquisition.busyKey;
+			throw LockAcquisitionException.busy((busyKey != null) ? busyKey : sorted.get(0), waitTime,
+					acquisition.holderLeaseRemaining);
+		}
+		return leases.stream().map((lease) -> (LockHold) new CallHold(this, lease)).toList();
+	}
+
+	@Override
+	public CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		List<String> sorted = sortedKeys(keys);
+		waitNanos(sorted.get(0), waitTime);
+		validateLease(sorted.get(0), leaseTime);
+		CompletableFuture<List<LockHold>> result = new CompletableFuture<>();
+		dispatch(() -> {
+			try {
+				List<LockHold> holds = acquireAll(sorted, waitTime, leaseTime);
+				if (!result.complete(holds)) {
+					holds.forEach(DefaultLockClient::releaseUnwanted);
+				}
+			}
+			catch (InterruptedException ex) {
+				result.completeExceptionally(new LockAcquisitionException(sorted.get(0), waitTime, ex));
+			}
+			catch (Throwable ex) {
+				result.completeExceptionally(ex);
+			}
+		});
+		return result;
+	}
+
+	private static List<String> sortedKeys(Collection<String> keys) {
+		Assert.notNull(keys, "'keys' must not be null");
+		keys.forEach(DefaultLockClient::requireKey);
+		List<String> sorted = new ArrayList<>(new TreeSet<>(keys));
+		Assert.isTrue(!sorted.isEmpty(), "Lock keys must not be empty");
+		return sorted;
+	}
+
+	private static void releaseUnwanted(LockHold hold) {
+		try {
+			hold.release();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not release lock '" + hold.key() + "' taken after its caller gave up", ex);
+		}
+	}
+
+	/**
+	 * Take every key in the store, with every local turn held: in one atomic step where
+	 * the store can, else one by one in key order, so that callers with overlapping sets
+	 * cannot deadlock.
+	 */
+	private @Nullable List<Lease> acquireAllInStore(List<LockEntry> entries, long deadline,
+			@Nullable Duration leaseTime, Acquisition acquisition) throws InterruptedException {
+		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
+		String token = this.clientId + ":" + this.grants.incrementAndGet();
+		List<Lease> granted = attemptAll(entries, token, lease, leaseTime == null, acquisition);
+		if (granted == null && deadline - System.nanoTime() > 0) {
+			LockEntry first = entries.get(0);
+			List<Subscription> subscriptions = entries.stream()
+				.map((entry) -> this.store.onRelease(entry.key, first.signal::wake))
+				.toList();
+			try {
+				while (granted == null) {
+					long seen = first.signal.count();
+					granted = attemptAll(entries, token, lease, leaseTime == null, acquisition);
+					long remaining = deadline - System.nanoTime();
+					if (granted != null || remaining <= 0) {
+						break;
+					}
+					first.signal.await(seen, Math.min(remaining, recheckNanos(acquisition.holderLeaseRemaining)));
+				}
+			}
+			finally {
+				subscriptions.forEach(Subscription::close);
+			}
+		}
+		return (granted == ONE_BY_ONE) ? acquireOneByOne(entries, deadline, leaseTime, acquisition) : granted;
+	}
+
+	private @Nullable List<Lease> attemptAll(List<LockEntry> entries, String token, Duration lease, boolean renewable,
+			Acquisition acquisition) throws InterruptedException {
+		ensureOpen();
+		List<String> keys = entries.stream().map((entry) -> entry.key).toList();
+		long requestedAt = System.nanoTime();
+		List<Attempt> attempts;
+		try {
+			attempts = this.store.tryAcquireAll(keys, token, lease);
+		}
+		catch (LockBackendException ex) {
+			keys.forEach((key) -> releaseInBackground(key, token));
+			if (Thread.interrupted()) {
+				InterruptedException interrupted = new InterruptedException(
+						"Interrupted while acquiring locks " + keys);
+				interrupted.initCause(ex);
+				throw interrupted;
+			}
+			throw ex;
+		}
+		if (attempts == null) {
+			return ONE_BY_ONE;
+		}
+		if (!attempts.get(0).acquired()) {
+			for (int i = 0; i < attempts.size(); i++) {
+				if (attempts.get(i).holderLeaseRemaining() != null) {
+					acquisition.holderLeaseRemaining = attempts.get(i).holderLeaseRemaining();
+					acquisition.busyKey = keys.get(i);
+					break;
+				}
+			}
+			return null;
+		}
+		List<Lease> granted = new ArrayList<>(entries.size());
+		for (int i = 0; i < entries.size(); i++) {
+			Lease grant = new Lease(entries.get(i), token, attempts.get(i).fencingToken(), lease, renewable,
+					requestedAt);
+			this.held.add(grant);
+			if (renewable) {
+				this.watchdog.watch(grant);
+			}
+			granted.add(grant);
+		}
+		if (this.closed.get()) {
+			granted.forEach(this::abandon);
+			throw closedException();
+		}
+		return granted;
+	}
+
+	private @Nullable List<Lease> acquireOneByOne(List<LockEntry> entries, long deadline, @Nullable Duration leaseTime,
+			Acquisition acquisition) throws InterruptedException {
+		List<Lease> granted = new ArrayList<>(entries.size());
+		boolean complete = false;
+		try {
+			for (LockEntry entry : entries) {
+				Lease lease = acquireInStore(entry, deadline, leaseTime, acquisition);
+				if (lease == null) {
+					acquisition.busyKey = entry.key;
+					return null;
+				}
+				granted.add(lease);
+			}
+			complete = true;
+			return granted;
+		}
+		finally {
+			if (!complete) {
+				granted.forEach(this::abandon);
+			}
+		}
+	}
+
+	/**
+	 * Give back a grant the caller will not get, keeping its local turn for the caller to
+	 * pass on.
+	 */
+	private void abandon(Lease lease) {
+		this.watchdog.unwatch(lease);
+		this.held.remove(lease);
+		if (lease.end()) {
+			releaseQuietly(lease.key(), lease.token);
+		}
+	}
+
 	// Thread-bound holds (LockHandle)
 
 	boolean lockForThread(String key, long waitNanos, @Nullable Duration leaseTime, Acquisition acquisition)
@@ -259,7 +462,7 @@ public final class DefaultLockClient implements LockClient {
 		return true;
 	}
 
-	void unlockForThread(String key) {
+	void unlockForThread(String key, @Nullable Duration holdAtLeast) {
 		LockEntry entry = ownedEntry(key);
 		if (--entry.holdCount > 0) {
 			return;
@@ -267,7 +470,7 @@ public final class DefaultLockClient implements LockClient {
 		Lease lease = threadLease(entry);
 		entry.owner = null;
 		entry.threadLease = null;
-		end(lease);
+		end(lease, holdAtLeast);
 	}
 
 	boolean isHeldByCurrentThread(String key) {
@@ -424,9 +627,9 @@ public final class DefaultLockClient implements LockClient {
 	 * End a hold: release it in the store, then pass the local turn on, whatever the
 	 * store said.
 	 */
-	void end(Lease lease) {
+	void end(Lease lease, @Nullable Duration holdAtLeast) {
 		try {
-			releaseInStore(lease);
+			releaseInStore(lease, holdAtLeast);
 		}
 		finally {
 			lease.entry.queue.pass();
@@ -434,16 +637,25 @@ public final class DefaultLockClient implements LockClient {
 		}
 	}
 
-	private void releaseInStore(Lease lease) {
+	/**
+	 * Release the lease in the store, or, while a minimum hold time is not over, shorten
+	 * its lease to what is left of it instead.
+	 */
+	private void releaseInStore(Lease lease, @Nullable Duration holdAtLeast) {
 		this.watchdog.unwatch(lease);
 		this.held.remove(lease);
 		if (!lease.end()) {
 			String loss = lease.lossReason();
 			throw new LockLostException(lease.key(), (loss != null) ? loss : CLOSED);
 		}
+		long heldNanos = System.nanoTime() - lease.acquiredAtNanos;
+		long keepNanos = (holdAtLeast != null) ? holdAtLeast.toNanos() - heldNanos : 0;
 		boolean interrupted = Thread.interrupted();
 		try {
-			if (!this.store.release(lease.key(), lease.token)) {
+			boolean owned = (keepNanos >= MIN_RECHECK_NANOS)
+					? this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
+					: this.store.release(lease.key(), lease.token);
+			if (!owned) {
 				String loss = lease.lossReason();
 				throw new LockLostException(lease.key(), (loss != null) ? loss : GONE);
 			}
@@ -598,6 +810,8 @@ public final class DefaultLockClient implements LockClient {
 	static class Acquisition {
 
 		volatile @Nullable Duration holderLeaseRemaining;
+
+		volatile @Nullable String busyKey;
 
 		volatile boolean cancelled;
 

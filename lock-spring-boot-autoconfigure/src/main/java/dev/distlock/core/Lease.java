@@ -50,6 +50,8 @@ final class Lease {
 
 	final boolean renewable;
 
+	final long acquiredAtNanos;
+
 	private final long leaseNanos;
 
 	private volatile long validUntilNanos;
@@ -73,6 +75,7 @@ final class Lease {
 		this.token = token;
 		this.fencingToken = fencingToken;
 		this.renewable = renewable;
+		this.acquiredAtNanos = requestedAtNanos;
 		this.leaseNanos = lease.toNanos();
 		this.validUntilNanos = validUntil(requestedAtNanos);
 	}

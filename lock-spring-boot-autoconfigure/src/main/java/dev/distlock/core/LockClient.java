@@ -17,6 +17,8 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockAcquisitionException;
@@ -79,6 +81,35 @@ public interface LockClient extends AutoCloseable {
 	 * @return the pending hold
 	 */
 	CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime);
+
+	/**
+	 * Acquire the locks on every key, all or nothing, blocking the calling thread for at
+	 * most {@code waitTime}. Duplicates count once, and keys are locked in their natural
+	 * order, so callers with overlapping sets cannot deadlock; where the store can (for
+	 * Redis: keys in one hash slot) all of them are taken in one atomic step.
+	 * @param keys the lock keys, not empty, none blank
+	 * @param waitTime how long to wait for all of them
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return one hold per distinct key, in key order; release every one when done
+	 * @throws LockAcquisitionException if a lock stayed busy for the whole wait time;
+	 * none is then held
+	 * @throws LockBackendException if the backend failed; none is then held
+	 * @throws InterruptedException if interrupted while waiting; none is then held
+	 */
+	List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException;
+
+	/**
+	 * Acquire the locks on every key as {@link #acquireAll} does, without blocking the
+	 * calling thread: a thread of the client waits instead, and the stage completes
+	 * there.
+	 * @param keys the lock keys, not empty, none blank
+	 * @param waitTime how long to wait for all of them
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the pending holds
+	 */
+	CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime);
 
 	/**
 	 * Acquire the lock on {@code key} with the watchdog lease, run {@code callback} and

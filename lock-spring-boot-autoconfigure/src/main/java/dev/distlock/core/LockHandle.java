@@ -97,6 +97,18 @@ public interface LockHandle extends Lock {
 	void unlock();
 
 	/**
+	 * Release one hold, keeping the lock in the store until at least {@code holdAtLeast}
+	 * after it was acquired: when this is the last hold and that time is not over, the
+	 * lease is shortened to what is left (owner-checked) instead of the key being
+	 * deleted, so nobody else gets the lock before then.
+	 * @param holdAtLeast the minimum time the lock stays taken
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * @throws LockLostException if the lease had been lost before this release
+	 * @throws LockBackendException if Redis could not be reached
+	 */
+	void unlock(Duration holdAtLeast);
+
+	/**
 	 * Return whether the calling thread holds this lock and, as far as this client knows,
 	 * its lease is still valid.
 	 * @return whether the lock is held by the calling thread

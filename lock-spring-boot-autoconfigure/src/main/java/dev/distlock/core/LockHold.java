@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
@@ -82,12 +83,33 @@ public interface LockHold extends AutoCloseable {
 	void release();
 
 	/**
+	 * Release the lock, keeping it in the store until at least {@code holdAtLeast} after
+	 * it was acquired: while that time is not over, the lease is shortened to what is
+	 * left (owner-checked) instead of the key being deleted. May be called from any
+	 * thread, once.
+	 * @param holdAtLeast the minimum time the lock stays taken
+	 * @throws IllegalStateException if the hold was already released
+	 * @throws LockLostException if the lock had been lost before this release
+	 * @throws LockBackendException if the backend could not be reached
+	 */
+	void release(Duration holdAtLeast);
+
+	/**
 	 * Release the lock without blocking the calling thread: the release runs on a thread
 	 * of the client, and the stage completes there, normally or with the exception
 	 * {@link #release()} would have thrown.
 	 * @return the pending release
 	 */
 	CompletionStage<Void> releaseAsync();
+
+	/**
+	 * {@link #release(Duration) Release} the lock keeping it at least {@code holdAtLeast}
+	 * after it was acquired, without blocking the calling thread, as
+	 * {@link #releaseAsync()} does.
+	 * @param holdAtLeast the minimum time the lock stays taken
+	 * @return the pending release
+	 */
+	CompletionStage<Void> releaseAsync(Duration holdAtLeast);
 
 	/**
 	 * Release the lock unless it was already released.

@@ -70,6 +70,48 @@ final class LockScripts {
 			""", Long.class);
 
 	/**
+	 * Acquire several locks at once, all or nothing: if any lock key exists, take none
+	 * and return {@code {0, i, pttl}} for the first busy key i (1-based); else
+	 * {@code SET PX} every lock key and grant each a fencing token as {@link #ACQUIRE}
+	 * does, returning {@code {1, fence1, fence2, ...}}. KEYS: lock1, fence1, lock2,
+	 * fence2, ... (one hash slot). ARGV: token, lease millis.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	static final RedisScript<List<Long>> ACQUIRE_ALL = (RedisScript) RedisScript.of("""
+			for i = 1, #KEYS, 2 do
+			  if redis.call('exists', KEYS[i]) == 1 then
+			    return {0, (i + 1) / 2, redis.call('pttl', KEYS[i])}
+			  end
+			end
+			local now = redis.call('time')
+			local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
+			local granted = {1}
+			for i = 1, #KEYS, 2 do
+			  redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2])
+			  local fence = clock
+			  local last = tonumber(redis.call('set', KEYS[i + 1], string.format('%d', fence), 'PX', ARGV[2], 'GET'))
+			  if last ~= nil and last >= fence then
+			    fence = last + 1
+			    redis.call('set', KEYS[i + 1], string.format('%d', fence), 'PX', ARGV[2])
+			  end
+			  granted[#granted + 1] = fence
+			end
+			return granted
+			""", List.class);
+
+	/**
+	 * Shorten the lease to what a minimum hold time leaves, if the lock still holds our
+	 * token. Returns 1 when owned, else 0. KEYS: lock. ARGV: token, remaining millis.
+	 */
+	static final RedisScript<Long> EXPIRE_AFTER = RedisScript.of("""
+			if redis.call('get', KEYS[1]) == ARGV[1] then
+			  redis.call('pexpire', KEYS[1], ARGV[2])
+			  return 1
+			end
+			return 0
+			""", Long.class);
+
+	/**
 	 * Owner check, run as a script so that it goes to the master even when the
 	 * application reads from replicas. Returns 1 when the lock holds our token, else 0.
 	 * KEYS: lock. ARGV: token.

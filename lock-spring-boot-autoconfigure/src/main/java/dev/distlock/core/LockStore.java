@@ -64,6 +64,37 @@ public interface LockStore extends AutoCloseable {
 	boolean release(String key, String token);
 
 	/**
+	 * Take every lock in {@code keys} in one atomic step, all or nothing, if this store
+	 * can (for Redis: when the keys share a Cluster hash slot, which every key does on a
+	 * standalone or Sentinel-managed server). The client takes the keys one by one, in
+	 * their order, when this returns {@code null}.
+	 * @param keys the lock keys, distinct, in the order the client locks them
+	 * @param token the owner token to store under every key
+	 * @param lease how long the locks live unless renewed or released
+	 * @return one attempt per key, in order: all granted, or none (those held by someone
+	 * else saying how long their holder's lease has left); or {@code null} if the store
+	 * cannot take these keys in one step
+	 * @throws LockBackendException if the backend failed; the locks may or may not have
+	 * been taken
+	 */
+	default @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		return null;
+	}
+
+	/**
+	 * Keep the lock for at most {@code remaining} more if {@code token} still owns it,
+	 * then let it expire: an owner-checked shortening of the lease instead of a release,
+	 * for a holder that must keep others out for a minimum time. Waiters are not
+	 * notified; they re-check when the lease ends.
+	 * @param key the lock key
+	 * @param token the owner token
+	 * @param remaining how much longer the lock lives, more than zero
+	 * @return whether the lock was owned by {@code token}
+	 * @throws LockBackendException if the backend failed
+	 */
+	boolean expireAfter(String key, String token, Duration remaining);
+
+	/**
 	 * Extend the lease of every lock that still holds its token. Never throws: a part of
 	 * the batch the backend could not renew is reported as {@link RenewalOutcome#FAILED}.
 	 * @param renewals the locks to renew with their owner tokens

@@ -24,6 +24,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -67,11 +68,14 @@ final class PatternReleaseNotifications implements ReleaseNotifications, Message
 	PatternReleaseNotifications(RedisConnectionFactory connectionFactory, String channelPattern, String name) {
 		this.topic = PatternTopic.of(channelPattern);
 		this.name = name;
-		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor(name + "-pubsub-");
-		executor.setDaemon(true);
+		SimpleAsyncTaskExecutor subscriber = new SimpleAsyncTaskExecutor(name + "-pubsub-");
+		subscriber.setDaemon(true);
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
-		this.container.setTaskExecutor(executor);
+		// Messages are dispatched on the thread that received them: the listener only
+		// signals waiters. A blocking (Jedis) subscription gets a thread of its own.
+		this.container.setTaskExecutor(new SyncTaskExecutor());
+		this.container.setSubscriptionExecutor(subscriber);
 		this.container.setBeanName(name);
 	}
 

@@ -62,8 +62,55 @@ final class RedisLockCommands {
 		if (reply.get(0) == 1L) {
 			return Attempt.granted(reply.get(1));
 		}
-		long holderTtl = reply.get(1);
+		return busy(reply.get(1));
+	}
+
+	private static Attempt busy(long holderTtl) {
 		return Attempt.busy((holderTtl == -1) ? null : Duration.ofMillis(Math.max(0, holderTtl)));
+	}
+
+	/**
+	 * Try once to acquire several locks, all or nothing, in one script; they must share a
+	 * hash slot on a Cluster.
+	 * @param keys the locks' keys
+	 * @param token the owner token to store
+	 * @param lease the lease
+	 * @return one outcome per lock, all granted or none
+	 */
+	List<Attempt> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
+		LockKeys first = keys.get(0);
+		this.firstConnection.await(first.name(), "acquire");
+		List<String> redisKeys = new ArrayList<>(keys.size() * 2);
+		keys.forEach((key) -> {
+			redisKeys.add(key.lockKey());
+			redisKeys.add(key.fenceKey());
+		});
+		List<Long> reply = requireReply(first, "acquire", call(first, "acquire",
+				() -> this.redis.execute(LockScripts.ACQUIRE_ALL, redisKeys, token, Long.toString(lease.toMillis()))));
+		List<Attempt> attempts = new ArrayList<>(keys.size());
+		if (reply.get(0) == 1L) {
+			reply.subList(1, reply.size()).forEach((fence) -> attempts.add(Attempt.granted(fence)));
+			return attempts;
+		}
+		int busy = reply.get(1).intValue() - 1;
+		for (int i = 0; i < keys.size(); i++) {
+			attempts.add((i == busy) ? busy(reply.get(2)) : Attempt.busy(null));
+		}
+		return attempts;
+	}
+
+	/**
+	 * Shorten the lease of the lock if it still holds {@code token}.
+	 * @param keys the lock's keys
+	 * @param token the owner token
+	 * @param remaining the new lease
+	 * @return whether the lock was ours
+	 */
+	boolean expireAfter(LockKeys keys, String token, Duration remaining) {
+		this.firstConnection.await(keys.name(), "release");
+		Long owned = requireReply(keys, "release", call(keys, "release", () -> this.redis
+			.execute(LockScripts.EXPIRE_AFTER, List.of(keys.lockKey()), token, Long.toString(remaining.toMillis()))));
+		return owned == 1L;
 	}
 
 	/**

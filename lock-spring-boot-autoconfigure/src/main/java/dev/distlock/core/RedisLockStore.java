@@ -158,6 +158,25 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	@Override
+	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		List<LockKeys> lockKeys = keys.stream().map(this::keys).toList();
+		if (isCluster() && lockKeys.stream()
+			.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
+			.distinct()
+			.count() > 1) {
+			return null;
+		}
+		List<Attempt> attempts = this.commands.tryAcquireAll(lockKeys, token, lease);
+		chooseNotificationsQuietly();
+		return attempts;
+	}
+
+	@Override
+	public boolean expireAfter(String key, String token, Duration remaining) {
+		return this.commands.expireAfter(keys(key), token, remaining);
+	}
+
+	@Override
 	public boolean release(String key, String token) {
 		return this.commands.release(keys(key), token, notifications().publishCommand());
 	}

@@ -119,7 +119,13 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public void unlock() {
-		this.client.unlockForThread(this.key);
+		this.client.unlockForThread(this.key, null);
+	}
+
+	@Override
+	public void unlock(Duration holdAtLeast) {
+		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
+		this.client.unlockForThread(this.key, holdAtLeast);
 	}
 
 	@Override

@@ -52,11 +52,32 @@ public final class InMemoryLockStore implements LockStore {
 		requireReachable(key, "acquire");
 		Grant current = live(key);
 		if (current != null) {
-			return Attempt.busy((current.expiresAtNanos == Long.MAX_VALUE) ? null
-					: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime())));
+			return busy(current);
 		}
 		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
 		return Attempt.granted(this.fences.merge(key, 1L, Long::sum));
+	}
+
+	@Override
+	public synchronized List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		requireReachable(keys.get(0), "acquire");
+		List<Attempt> attempts = new ArrayList<>(keys.size());
+		boolean free = keys.stream().allMatch((key) -> live(key) == null);
+		for (String key : keys) {
+			attempts.add(free ? tryAcquire(key, token, lease) : busy(live(key)));
+		}
+		return attempts;
+	}
+
+	@Override
+	public synchronized boolean expireAfter(String key, String token, Duration remaining) {
+		requireReachable(key, "release");
+		Grant current = live(key);
+		if (current == null || !current.token.equals(token)) {
+			return false;
+		}
+		this.locks.put(key, new Grant(token, System.nanoTime() + remaining.toNanos()));
+		return true;
 	}
 
 	@Override
@@ -144,6 +165,14 @@ public final class InMemoryLockStore implements LockStore {
 	 */
 	public synchronized void takeOver(String key, String owner) {
 		this.locks.put(key, new Grant(owner, Long.MAX_VALUE));
+	}
+
+	private static Attempt busy(@Nullable Grant current) {
+		if (current == null) {
+			return Attempt.busy(null);
+		}
+		return Attempt.busy((current.expiresAtNanos == Long.MAX_VALUE) ? null
+				: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime())));
 	}
 
 	private @Nullable Grant live(String key) {

@@ -467,6 +467,99 @@ abstract class LockClientContractTests {
 		}
 	}
 
+	// Several keys, minimum hold times
+
+	@Test
+	void severalKeysAreLockedAllOrNothingAndDuplicatesCountOnce() throws Exception {
+		String a = uniqueKey("all-a");
+		String b = uniqueKey("all-b");
+		String c = uniqueKey("all-c");
+		DefaultLockClient client = newClient();
+		List<LockHold> holds = client.acquireAll(List.of(b, a, b), Duration.ZERO, null);
+		assertThat(holds).extracting(LockHold::key).containsExactlyInAnyOrder(a, b).isSorted();
+		assertThat(isLocked(a) && isLocked(b)).isTrue();
+		try (LockHold other = newClient().acquire(c, Duration.ZERO, null)) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> newClient().acquireAll(List.of(b, c), Duration.ofMillis(100), null))
+				.withMessageContaining(b);
+			assertThat(other.isValid()).isTrue();
+		}
+		holds.forEach(LockHold::release);
+		DefaultLockClient another = newClient();
+		try (LockHold held = another.acquire(c, Duration.ZERO, null)) {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> client.acquireAll(List.of(a, c), Duration.ofMillis(100), null));
+			assertThat(isLocked(a)).as("nothing is held after a refusal").isFalse();
+			assertThat(held.fencingToken()).isPositive();
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> client.acquireAll(List.of(), Duration.ZERO, null))
+			.withMessageContaining("must not be empty");
+		assertThatIllegalArgumentException().isThrownBy(() -> client.acquireAll(List.of(a, " "), Duration.ZERO, null))
+			.withMessageContaining("blank");
+	}
+
+	@Test
+	void callersWithOverlappingKeySetsNeverDeadlockNorOverlap() throws Exception {
+		String a = uniqueKey("set-a");
+		String b = uniqueKey("set-b");
+		String c = uniqueKey("set-c");
+		List<List<String>> sets = List.of(List.of(a, b), List.of(b, a), List.of(b, c), List.of(c, a));
+		List<DefaultLockClient> pair = List.of(newClient(), newClient());
+		java.util.Map<String, AtomicInteger> inside = new java.util.concurrent.ConcurrentHashMap<>();
+		AtomicInteger overlaps = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(sets.size() * pair.size());
+		List<Future<?>> workers = new ArrayList<>();
+		for (DefaultLockClient client : pair) {
+			for (List<String> set : sets) {
+				workers.add(pool.submit(() -> {
+					for (int i = 0; i < 25; i++) {
+						List<LockHold> holds = (i % 2 == 0) ? client.acquireAll(set, Duration.ofSeconds(60), null)
+								: client.acquireAllAsync(set, Duration.ofSeconds(60), null)
+									.toCompletableFuture()
+									.get(60, TimeUnit.SECONDS);
+						for (String key : set) {
+							if (inside.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet() > 1) {
+								overlaps.incrementAndGet();
+							}
+						}
+						Thread.onSpinWait();
+						set.forEach((key) -> inside.get(key).decrementAndGet());
+						holds.forEach(LockHold::release);
+					}
+					return null;
+				}));
+			}
+		}
+		for (Future<?> worker : workers) {
+			worker.get(2, TimeUnit.MINUTES);
+		}
+		pool.shutdown();
+		assertThat(overlaps).hasValue(0);
+		assertThat(isLocked(a) || isLocked(b) || isLocked(c)).isFalse();
+	}
+
+	@Test
+	void aMinimumHoldTimeKeepsTheLockAfterTheReleaseUntilItIsOver() throws Exception {
+		String key = uniqueKey("hold-at-least");
+		DefaultLockClient client = newClient();
+		LockHandle lock = client.obtain(key);
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		long acquiredAt = System.nanoTime();
+		lock.unlock(Duration.ofMillis(600));
+		assertThat(isLocked(key)).isTrue();
+		LockHandle other = newClient().obtain(key);
+		assertThat(other.tryLock(Duration.ZERO)).isFalse();
+		assertThat(other.tryLock(Duration.ofSeconds(5))).isTrue();
+		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acquiredAt)).isGreaterThanOrEqualTo(550);
+		other.unlock(Duration.ZERO);
+		assertThat(isLocked(key)).as("a minimum hold time already over releases at once").isFalse();
+		LockHold hold = client.acquire(key, Duration.ZERO, null);
+		hold.release(Duration.ofMillis(300));
+		assertThat(isLocked(key)).isTrue();
+		assertThat(client.obtain(key).tryLock(Duration.ofSeconds(5))).isTrue();
+		client.obtain(key).unlock();
+	}
+
 	// Unlocking on an interrupted thread
 
 	@Test

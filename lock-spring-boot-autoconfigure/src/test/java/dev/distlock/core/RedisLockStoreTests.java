@@ -24,9 +24,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LockAcquisitionException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What the Redis store adds to the {@link LockClientContractTests lock contract}: how
@@ -85,6 +87,41 @@ class RedisLockStoreTests extends RedisLockTestSupport {
 		}
 		pool.shutdown();
 		assertThat(waitingClient.waitingCount(key)).isZero();
+	}
+
+	@Test
+	void severalKeysAreTakenWithOneScriptAndAreAllOrNothing() throws Exception {
+		DefaultLockClient client = newClient();
+		List<String> keys = List.of(uniqueKey("one-script-a"), uniqueKey("one-script-b"), uniqueKey("one-script-c"));
+		// Load the script first: its first use is an EVALSHA that Redis refuses, then an
+		// EVAL.
+		client.acquireAll(List.of(uniqueKey("warm-up-a"), uniqueKey("warm-up-b")), Duration.ZERO, null)
+			.forEach(LockHold::release);
+		long scriptsBefore = scriptCalls();
+		List<LockHold> holds = client.acquireAll(keys, Duration.ZERO, null);
+		assertThat(scriptCalls() - scriptsBefore).isEqualTo(1);
+		assertThat(holds).allSatisfy((hold) -> assertThat(redis.hasKey(lockKey(hold.key()))).isTrue());
+		List<Long> firstFences = holds.stream().map(LockHold::fencingToken).toList();
+		holds.forEach(LockHold::release);
+		List<LockHold> again = client.acquireAll(keys, Duration.ZERO, null);
+		for (int i = 0; i < keys.size(); i++) {
+			assertThat(again.get(i).fencingToken()).as("fencing token of %s", keys.get(i))
+				.isGreaterThan(firstFences.get(i));
+		}
+		again.forEach(LockHold::release);
+		LockHandle busy = heldByAnotherClient(keys.get(2));
+		assertThat(client.obtain(keys.get(0)).tryLock(Duration.ZERO)).isTrue();
+		client.obtain(keys.get(0)).unlock();
+		scriptsBefore = scriptCalls();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> client.acquireAll(keys, Duration.ZERO, null))
+			.satisfies((ex) -> {
+				assertThat(ex.getKey()).isEqualTo(keys.get(2));
+				assertThat(ex.getHolderLeaseRemaining()).isPresent();
+			});
+		assertThat(scriptCalls() - scriptsBefore).isEqualTo(1);
+		assertThat(redis.hasKey(lockKey(keys.get(0)))).as("nothing taken when one key is busy").isFalse();
+		busy.unlock();
 	}
 
 	@Test

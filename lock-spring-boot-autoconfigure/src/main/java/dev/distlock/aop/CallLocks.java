@@ -1,0 +1,113 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.aop;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockHold;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Acquires and releases the call-owned holds of one {@code @DistributedLock} call: one
+ * key, or several taken all or nothing.
+ *
+ * @author distlock
+ */
+final class CallLocks {
+
+	private CallLocks() {
+	}
+
+	static List<LockHold> acquire(LockClient client, List<String> keys, LockOperation operation)
+			throws InterruptedException {
+		if (keys.size() == 1) {
+			return List.of(client.acquire(keys.get(0), operation.waitTime(), operation.leaseTime()));
+		}
+		return client.acquireAll(keys, operation.waitTime(), operation.leaseTime());
+	}
+
+	static CompletionStage<List<LockHold>> acquireAsync(LockClient client, List<String> keys, LockOperation operation) {
+		if (keys.size() == 1) {
+			return client.acquireAsync(keys.get(0), operation.waitTime(), operation.leaseTime()).thenApply(List::of);
+		}
+		return client.acquireAllAsync(keys, operation.waitTime(), operation.leaseTime());
+	}
+
+	/**
+	 * Release every hold without blocking, each kept for {@code holdAtLeast} if given;
+	 * the stage fails with the first failure, the others suppressed.
+	 */
+	static CompletableFuture<Void> releaseAsync(List<LockHold> holds, @Nullable Duration holdAtLeast) {
+		List<CompletableFuture<Void>> releases = holds.stream()
+			.map((hold) -> ((holdAtLeast != null) ? hold.releaseAsync(holdAtLeast) : hold.releaseAsync())
+				.toCompletableFuture())
+			.toList();
+		return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).handle((done, ignored) -> {
+			RuntimeException first = null;
+			for (CompletableFuture<Void> release : releases) {
+				Throwable failure = release.handle((value, ex) -> ex).join();
+				if (failure != null) {
+					RuntimeException cause = (RuntimeException) CompletionStageLocking.unwrap(failure);
+					if (first == null) {
+						first = cause;
+					}
+					else {
+						first.addSuppressed(cause);
+					}
+				}
+			}
+			if (first != null) {
+				throw first;
+			}
+			return null;
+		});
+	}
+
+	/**
+	 * Release every hold, each kept for {@code holdAtLeast} if given.
+	 * @throws RuntimeException the first failure, the others suppressed
+	 */
+	static void release(List<LockHold> holds, @Nullable Duration holdAtLeast) {
+		RuntimeException first = null;
+		for (LockHold hold : holds) {
+			try {
+				if (holdAtLeast != null) {
+					hold.release(holdAtLeast);
+				}
+				else {
+					hold.release();
+				}
+			}
+			catch (RuntimeException ex) {
+				if (first == null) {
+					first = ex;
+				}
+				else {
+					first.addSuppressed(ex);
+				}
+			}
+		}
+		if (first != null) {
+			throw first;
+		}
+	}
+
+}
