@@ -30,10 +30,6 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
-
-import org.springframework.core.ReactiveAdapter;
-import org.springframework.core.ReactiveAdapterRegistry;
 
 /**
  * Decides what a {@code @DistributedLock} call answers when its lock could not be had,
@@ -96,17 +92,9 @@ final class LockFailurePolicy {
 		}
 		return switch (operation.lockedReturn()) {
 			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-			case REACTIVE -> emptyPublisher(type);
+			case REACTIVE -> ReactiveLocking.empty(type);
 			case SYNCHRONOUS -> null;
 		};
-	}
-
-	private static Object emptyPublisher(Class<?> type) {
-		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
-		if (adapter == null) {
-			throw new IllegalStateException("No reactive adapter for " + type);
-		}
-		return adapter.fromPublisher(Mono.empty());
 	}
 
 }

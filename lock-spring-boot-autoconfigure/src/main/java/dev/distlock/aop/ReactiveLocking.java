@@ -84,6 +84,19 @@ final class ReactiveLocking {
 		return adapter.fromPublisher(locked);
 	}
 
+	/**
+	 * Return an empty value of a reactive type.
+	 * @param type the reactive type
+	 * @return an empty value of that type
+	 */
+	static Object empty(Class<?> type) {
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
+		if (adapter == null) {
+			throw new IllegalStateException("No reactive adapter for " + type);
+		}
+		return adapter.fromPublisher(Mono.empty());
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Publisher<Object> call(MethodInvocation invocation, ReactiveAdapter adapter) {
 		try {
