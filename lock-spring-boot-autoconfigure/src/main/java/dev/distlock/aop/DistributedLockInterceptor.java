@@ -85,7 +85,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		String key = this.evaluator.key(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
-		LockHandle lock = this.lockClient.get().obtain(key);
+		LockHandle lock = this.lockClient.get().obtain(operation.name(), key);
 		LockAcquisitionException busy = acquire(lock, operation);
 		if (busy != null) {
 			if (operation.fallback() != null) {

@@ -33,9 +33,10 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param waitTime how long to wait for the lock
  * @param leaseTime the fixed lease, or {@code null} for the watchdog lease
  * @param fallback the method to call when the lock is busy, if any
+ * @param name the name of the lock in metrics and traces
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
-		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback) {
+		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, String name) {
 
 }

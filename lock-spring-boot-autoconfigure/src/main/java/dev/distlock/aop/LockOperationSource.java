@@ -131,7 +131,8 @@ final class LockOperationSource {
 		FallbackMethod fallback = StringUtils.hasText(annotation.fallbackMethod())
 				? FallbackMethod.resolve(targetMethod, beanClass, annotation.fallbackMethod()) : null;
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
-				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback);
+				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
+				name(annotation.name(), targetMethod, beanClass));
 		this.evaluator.validate(operation);
 		return operation;
 	}
@@ -161,6 +162,27 @@ final class LockOperationSource {
 	 */
 	static IllegalStateException notInterceptable(Method method, String reason) {
 		return new IllegalStateException("Invalid @DistributedLock on " + method + ": " + reason);
+	}
+
+	/**
+	 * Return the lock name for metrics and traces: the annotation's, with placeholders
+	 * resolved, or {@code SimpleClassName.methodName} of the bean class.
+	 */
+	private String name(String value, Method method, Class<?> beanClass) {
+		String resolved;
+		try {
+			resolved = (this.beanFactory instanceof ConfigurableBeanFactory configurable)
+					? configurable.resolveEmbeddedValue(value) : value;
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(method, "name", value, ex.getMessage());
+		}
+		if (StringUtils.hasText(resolved)) {
+			return resolved.trim();
+		}
+		String className = beanClass.getSimpleName();
+		return (StringUtils.hasText(className) ? className : ClassUtils.getShortName(beanClass)) + "."
+				+ method.getName();
 	}
 
 	private @Nullable Duration duration(String value, String attribute, Method method) {

@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +41,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.LockStore.KeyState;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -79,6 +81,8 @@ public final class DefaultLockClient implements LockClient {
 
 	private static final String GONE = "its key expired or has another owner when it was released";
 
+	static final String FORCED = "an operator force-released it";
+
 	private static final long FOREVER = Long.MAX_VALUE / 4;
 
 	private static final long MAX_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -109,6 +113,8 @@ public final class DefaultLockClient implements LockClient {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	private final LockClientListener listener;
+
 	/**
 	 * Create a client with {@link LockClientSettings#defaults() default settings}.
 	 * @param store the store to lock in; closed with the client
@@ -123,13 +129,27 @@ public final class DefaultLockClient implements LockClient {
 	 * @param settings the client settings
 	 */
 	public DefaultLockClient(LockStore store, LockClientSettings settings) {
+		this(store, settings, LockClientListener.NONE);
+	}
+
+	/**
+	 * Create a client that reports what it does to a listener, for metrics and tracing.
+	 * @param store the store to lock in; closed with the client
+	 * @param settings the client settings
+	 * @param listener told of every acquisition, hold, loss and renewal batch; see
+	 * {@link LockClientListener#composite(List)} for several
+	 * @since 0.3.0
+	 */
+	public DefaultLockClient(LockStore store, LockClientSettings settings, LockClientListener listener) {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
 		String name = "distlock-" + this.clientId.substring(0, 8);
 		this.store = store;
 		this.settings = settings;
+		this.listener = listener;
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
-				settings.renewalBatchSize(), name + "-watchdog");
+				settings.renewalBatchSize(), name + "-watchdog", listener);
 		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				daemonThreads(name + "-worker-"));
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));
@@ -171,6 +191,109 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
+	 * Return the locks this client holds now, oldest first, as seen locally (no store
+	 * round trip). For operators: names, keys, fencing tokens and how long each lease has
+	 * left.
+	 * @return a snapshot of the held locks
+	 * @since 0.3.0
+	 */
+	public List<HeldLock> heldLocks() {
+		return this.held.stream()
+			.filter((lease) -> !lease.isEnded())
+			.map(this::snapshot)
+			.sorted(Comparator.comparing(HeldLock::acquiredAt))
+			.toList();
+	}
+
+	/**
+	 * Return how many locks this client holds now.
+	 * @return the number of held locks
+	 * @since 0.3.0
+	 */
+	public int heldCount() {
+		return this.held.size();
+	}
+
+	/**
+	 * Return the state of the lease watchdog: whether its last renewal round failed, and
+	 * the last batch and failure.
+	 * @return the watchdog status
+	 * @since 0.3.0
+	 */
+	public WatchdogStatus watchdogStatus() {
+		return this.watchdog.status();
+	}
+
+	/**
+	 * Return the state of the lock on {@code key} in the store (held or free, time to
+	 * live, holder) and whether this client holds it.
+	 * @param key the lock key
+	 * @return the key's state
+	 * @throws LockBackendException if the store failed
+	 * @throws UnsupportedOperationException if the store cannot inspect keys
+	 * @since 0.3.0
+	 */
+	public LockState inspect(String key) {
+		requireKey(key);
+		KeyState state = this.store.inspect(key);
+		Lease local = heldLease(key, state.ownerToken());
+		return new LockState(key, state.held(), state.ttl(), clientIdOf(state.ownerToken()), local != null,
+				state.lastFencingToken(), (local != null) ? snapshot(local) : null);
+	}
+
+	/**
+	 * Delete the lock on {@code key} in the store whoever holds it, and wake its waiters:
+	 * for operators clearing a stuck lock. The holder may still be working, so another
+	 * caller can now take the lock while it does. If this client is the holder, its hold
+	 * is marked lost ({@link LossReason#FORCED}): it is no longer renewed and its holder
+	 * gets a {@link LockLostException} at the next ownership check or at its release.
+	 * Callers of this client that queue locally for the key keep waiting until that
+	 * holder releases.
+	 * @param key the lock key
+	 * @return what was released
+	 * @throws LockBackendException if the store failed
+	 * @throws UnsupportedOperationException if the store cannot force a release
+	 * @since 0.3.0
+	 */
+	public ForcedRelease forceRelease(String key) {
+		requireKey(key);
+		String owner = this.store.forceRelease(key);
+		if (owner == null) {
+			return new ForcedRelease(key, false, null, false);
+		}
+		Lease local = heldLease(key, owner);
+		if (local != null) {
+			this.watchdog.unwatch(local);
+			local.reportLost(LossReason.FORCED, FORCED);
+		}
+		return new ForcedRelease(key, true, clientIdOf(owner), local != null);
+	}
+
+	private @Nullable Lease heldLease(String key, @Nullable String token) {
+		if (token == null) {
+			return null;
+		}
+		for (Lease lease : this.held) {
+			if (lease.token.equals(token) && lease.key().equals(key)) {
+				return lease;
+			}
+		}
+		return null;
+	}
+
+	private static @Nullable String clientIdOf(@Nullable String token) {
+		int separator = (token != null) ? token.lastIndexOf(':') : -1;
+		return (separator > 0) ? token.substring(0, separator) : null;
+	}
+
+	private HeldLock snapshot(Lease lease) {
+		Thread owner = lease.entry.owner;
+		String thread = (owner != null && lease.entry.threadLease == lease) ? owner.getName() : null;
+		return new HeldLock(lease.tracking.name, lease.key(), lease.acquiredAt, lease.remaining(), lease.renewable,
+				lease.fencingToken, thread, lease.lossKind(), waitingCount(lease.key()));
+	}
+
+	/**
 	 * Return how many callers of this client wait in the store, one at most per key.
 	 * @return the number of callers waiting for a release notification
 	 */
@@ -184,12 +307,24 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	@Override
+	public LockHandle obtain(String name, String key) {
+		return new ThreadLockHandle(this, requireKey(key), requireName(name));
+	}
+
+	@Override
 	public LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		return acquire(UNNAMED, key, waitTime, leaseTime);
+	}
+
+	@Override
+	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		requireName(name);
 		long waitNanos = waitNanos(key, waitTime);
 		validateLease(key, leaseTime);
 		ensureOpen();
 		LockEntry entry = reserve(requireKey(key));
-		Acquisition acquisition = new Acquisition();
+		Acquisition acquisition = new Acquisition(name);
 		Lease lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
 		if (lease == null) {
 			throw LockAcquisitionException.busy(key, waitTime, acquisition.holderLeaseRemaining);
@@ -199,6 +334,13 @@ public final class DefaultLockClient implements LockClient {
 
 	@Override
 	public CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
+		return acquireAsync(UNNAMED, key, waitTime, leaseTime);
+	}
+
+	@Override
+	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		requireName(name);
 		long waitNanos = waitNanos(key, waitTime);
 		validateLease(key, leaseTime);
 		CompletableFuture<LockHold> result = new CompletableFuture<>();
@@ -207,8 +349,9 @@ public final class DefaultLockClient implements LockClient {
 			return result;
 		}
 		LockEntry entry = reserve(requireKey(key));
-		AsyncAcquisition acquisition = new AsyncAcquisition(entry, System.nanoTime() + waitNanos, waitTime, leaseTime,
-				result);
+		AsyncAcquisition acquisition = new AsyncAcquisition(name, entry, System.nanoTime() + waitNanos, waitTime,
+				leaseTime, result);
+		acquisition.tracking = Tracking.start(this.listener, name, entry.key);
 		if (waitNanos == 0) {
 			if (entry.queue.tryTake()) {
 				dispatch(acquisition::runWithTurn);
@@ -244,6 +387,7 @@ public final class DefaultLockClient implements LockClient {
 			Lease current = threadLease(entry);
 			String loss = current.lossReason();
 			if (loss != null) {
+				reportLost(current, loss);
 				throw new LockLostException(key, loss);
 			}
 			entry.holdCount++;
@@ -310,13 +454,19 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	private @Nullable Lease acquireLease(LockEntry entry, long waitNanos, @Nullable Duration leaseTime,
 			Acquisition acquisition) throws InterruptedException {
+		acquisition.tracking = Tracking.start(this.listener, acquisition.name, entry.key);
 		long deadline = System.nanoTime() + waitNanos;
 		Lease lease = null;
 		try {
 			if (entry.queue.await(waitNanos)) {
 				lease = acquireWithTurn(entry, deadline, leaseTime, acquisition);
 			}
+			acquisition.finished(lease, null);
 			return lease;
+		}
+		catch (InterruptedException | RuntimeException | Error ex) {
+			acquisition.finished(null, ex);
+			throw ex;
 		}
 		finally {
 			if (lease == null) {
@@ -397,7 +547,8 @@ public final class DefaultLockClient implements LockClient {
 			acquisition.holderLeaseRemaining = attempt.holderLeaseRemaining();
 			return null;
 		}
-		Lease granted = new Lease(entry, token, attempt.fencingToken(), lease, renewable, requestedAt);
+		Lease granted = new Lease(entry, token, attempt.fencingToken(), lease, renewable, requestedAt,
+				acquisition.tracking);
 		this.held.add(granted);
 		if (renewable) {
 			this.watchdog.watch(granted);
@@ -425,12 +576,18 @@ public final class DefaultLockClient implements LockClient {
 	 * store said.
 	 */
 	void end(Lease lease) {
+		RuntimeException failure = null;
 		try {
 			releaseInStore(lease);
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+			throw ex;
 		}
 		finally {
 			lease.entry.queue.pass();
 			unreserve(lease.entry);
+			lease.tracking.released(failure);
 		}
 	}
 
@@ -445,6 +602,7 @@ public final class DefaultLockClient implements LockClient {
 		try {
 			if (!this.store.release(lease.key(), lease.token)) {
 				String loss = lease.lossReason();
+				reportLost(lease, (loss != null) ? loss : GONE);
 				throw new LockLostException(lease.key(), (loss != null) ? loss : GONE);
 			}
 		}
@@ -459,7 +617,7 @@ public final class DefaultLockClient implements LockClient {
 		boolean interrupted = Thread.interrupted();
 		try {
 			if (!this.store.isOwner(lease.key(), lease.token)) {
-				lease.lost(NOT_OWNER);
+				lease.reportLost(LossReason.TAKEN, NOT_OWNER);
 				throw new LockLostException(lease.key(), NOT_OWNER);
 			}
 		}
@@ -468,6 +626,15 @@ public final class DefaultLockClient implements LockClient {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Tell the listener that the holder of {@code lease} learns of its loss: the kind
+	 * recorded, or the one its local view shows, or {@link LossReason#TAKEN}.
+	 */
+	private static void reportLost(Lease lease, String reason) {
+		LossReason kind = lease.lossKind();
+		lease.reportLost((kind != null) ? kind : LossReason.TAKEN, reason);
 	}
 
 	private void releaseInBackground(String key, String token) {
@@ -519,6 +686,11 @@ public final class DefaultLockClient implements LockClient {
 		catch (RejectedExecutionException ex) {
 			task.run();
 		}
+	}
+
+	private static String requireName(String name) {
+		Assert.isTrue(StringUtils.hasText(name), () -> "Lock name must not be null or blank, but was '" + name + "'");
+		return name;
 	}
 
 	private static String requireKey(String key) {
@@ -577,9 +749,10 @@ public final class DefaultLockClient implements LockClient {
 
 	private void releaseOnClose(Lease lease) {
 		if (lease.end()) {
-			lease.lost(CLOSED);
+			lease.reportLost(LossReason.CLOSED, CLOSED);
 			this.held.remove(lease);
 			releaseQuietly(lease.key(), lease.token);
+			lease.tracking.released(null);
 		}
 	}
 
@@ -597,9 +770,42 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	static class Acquisition {
 
+		final String name;
+
+		volatile Tracking tracking = Tracking.NONE;
+
 		volatile @Nullable Duration holderLeaseRemaining;
 
 		volatile boolean cancelled;
+
+		Acquisition() {
+			this(UNNAMED);
+		}
+
+		Acquisition(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * Report the outcome of this acquisition to its tracker.
+		 * @param lease the grant, or {@code null}
+		 * @param failure why there is no grant, or {@code null} for a busy lock (or a
+		 * cancelled acquisition)
+		 */
+		void finished(@Nullable Lease lease, @Nullable Throwable failure) {
+			if (lease != null) {
+				this.tracking.acquired(lease.fencingToken);
+			}
+			else if (failure instanceof InterruptedException || (failure == null && this.cancelled)) {
+				this.tracking.notAcquired(AcquireOutcome.INTERRUPTED, failure);
+			}
+			else if (failure != null) {
+				this.tracking.notAcquired(AcquireOutcome.ERROR, failure);
+			}
+			else {
+				this.tracking.notAcquired(AcquireOutcome.BUSY, null);
+			}
+		}
 
 	}
 
@@ -619,8 +825,9 @@ public final class DefaultLockClient implements LockClient {
 
 		private final CompletableFuture<LockHold> result;
 
-		AsyncAcquisition(LockEntry entry, long deadline, Duration waitTime, @Nullable Duration leaseTime,
+		AsyncAcquisition(String name, LockEntry entry, long deadline, Duration waitTime, @Nullable Duration leaseTime,
 				CompletableFuture<LockHold> result) {
+			super(name);
 			this.entry = entry;
 			this.deadline = deadline;
 			this.waitTime = waitTime;
@@ -650,6 +857,7 @@ public final class DefaultLockClient implements LockClient {
 				giveUp(failure);
 				return;
 			}
+			finished(lease, null);
 			CallHold hold = new CallHold(DefaultLockClient.this, lease);
 			if (!this.result.complete(hold)) {
 				try {
@@ -662,6 +870,7 @@ public final class DefaultLockClient implements LockClient {
 		}
 
 		void giveUp(@Nullable Throwable failure) {
+			finished(null, failure);
 			Throwable outcome;
 			if (failure instanceof InterruptedException) {
 				outcome = new LockAcquisitionException(this.entry.key, this.waitTime, failure);
@@ -689,6 +898,7 @@ public final class DefaultLockClient implements LockClient {
 			this.cancelled = true;
 			if (this.entry.queue.abandon(turn)) {
 				unreserve(this.entry);
+				finished(null, null);
 			}
 			else {
 				this.entry.signal.wake();
