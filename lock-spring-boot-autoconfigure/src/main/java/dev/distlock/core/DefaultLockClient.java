@@ -633,8 +633,7 @@ public final class DefaultLockClient implements LockClient {
 	 * recorded, or the one its local view shows, or {@link LossReason#TAKEN}.
 	 */
 	private static void reportLost(Lease lease, String reason) {
-		LossReason kind = lease.lossKind();
-		lease.reportLost((kind != null) ? kind : LossReason.TAKEN, reason);
+		lease.reportLost(LossReason.TAKEN, reason);
 	}
 
 	private void releaseInBackground(String key, String token) {

@@ -135,12 +135,15 @@ final class Lease {
 	}
 
 	/**
-	 * Record that the lock was found lost and tell the listener, once.
-	 * @param kind the kind of loss, for metrics
+	 * Record that the lock was found lost and tell the listener, once. A loss already
+	 * recorded, or a lease whose local view had already run out, keeps its own kind: a
+	 * key found gone after the lease ran out expired rather than being taken.
+	 * @param kind the kind of loss, for metrics, unless one is already known
 	 * @param reason how the loss was found
 	 */
 	void reportLost(LossReason kind, String reason) {
-		lost(kind, reason);
+		LossReason known = lossKind();
+		lost((known != null) ? known : kind, reason);
 		LossReason recorded = lossKind();
 		this.tracking.lost((recorded != null) ? recorded : kind);
 	}
