@@ -38,12 +38,12 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(DefaultLockClient.class)
-@ConditionalOnAvailableEndpoint(DistlockEndpoint.class)
 @EnableConfigurationProperties(DistlockProperties.class)
 public final class LockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
 	DistlockEndpoint distlockEndpoint(DefaultLockClient lockClient, DistlockProperties properties) {
 		return new DistlockEndpoint(lockClient, properties.getEndpoint().isForceRelease());
 	}
