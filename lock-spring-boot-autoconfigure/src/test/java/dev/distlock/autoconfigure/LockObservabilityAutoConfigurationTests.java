@@ -110,6 +110,20 @@ class LockObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void resolvesPlaceholdersInTheNameAttribute() {
+		this.contextRunner.withUserConfiguration(MetricsConfiguration.class, LockedServiceConfiguration.class)
+			.withPropertyValues("jobs.lock-name=jobs.cleanup")
+			.run((context) -> {
+				context.getBean(LockedService.class).placeholder("y");
+				assertThat(context.getBean(MeterRegistry.class)
+					.get("distlock.acquire")
+					.tags("name", "jobs.cleanup", "outcome", "acquired")
+					.timer()
+					.count()).isOne();
+			});
+	}
+
+	@Test
 	void countsBusyAcquisitionsAndLostLocks() {
 		this.contextRunner.withUserConfiguration(MetricsConfiguration.class, LockedServiceConfiguration.class)
 			.run((context) -> {
@@ -428,6 +442,10 @@ class LockObservabilityAutoConfigurationTests {
 
 		@DistributedLock(key = "#p0", name = "reports.nightly")
 		public void named(String key) {
+		}
+
+		@DistributedLock(key = "#p0", name = "${jobs.lock-name:unset}")
+		public void placeholder(String key) {
 		}
 
 	}
