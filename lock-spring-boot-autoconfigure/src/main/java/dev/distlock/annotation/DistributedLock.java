@@ -128,4 +128,16 @@ public @interface DistributedLock {
 	 */
 	String holdAtLeast() default "";
 
+	/**
+	 * Name of the lock in metrics and traces, for example {@code "orders.place"} or
+	 * {@code "${orders.lock-name}"}: the {@code name} tag of the {@code distlock.*}
+	 * meters and the {@code distlock.name} key value of the {@code distlock.lock}
+	 * observation. Keep it low-cardinality; the evaluated key is never used as a tag.
+	 * Empty means {@code SimpleClassName.methodName} of the bean class, for example
+	 * {@code "OrderService.placeOrder"}.
+	 * @return the lock name
+	 * @since 0.3.0
+	 */
+	String name() default "";
+
 }

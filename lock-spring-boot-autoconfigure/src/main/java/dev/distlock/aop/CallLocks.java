@@ -39,16 +39,17 @@ final class CallLocks {
 	static List<LockHold> acquire(LockClient client, List<String> keys, LockOperation operation)
 			throws InterruptedException {
 		if (keys.size() == 1) {
-			return List.of(client.acquire(keys.get(0), operation.waitTime(), operation.leaseTime()));
+			return List.of(client.acquire(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime()));
 		}
-		return client.acquireAll(keys, operation.waitTime(), operation.leaseTime());
+		return client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime());
 	}
 
 	static CompletionStage<List<LockHold>> acquireAsync(LockClient client, List<String> keys, LockOperation operation) {
 		if (keys.size() == 1) {
-			return client.acquireAsync(keys.get(0), operation.waitTime(), operation.leaseTime()).thenApply(List::of);
+			return client.acquireAsync(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime())
+				.thenApply(List::of);
 		}
-		return client.acquireAllAsync(keys, operation.waitTime(), operation.leaseTime());
+		return client.acquireAllAsync(operation.name(), keys, operation.waitTime(), operation.leaseTime());
 	}
 
 	/**

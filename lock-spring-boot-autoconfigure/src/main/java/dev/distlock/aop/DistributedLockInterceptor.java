@@ -112,7 +112,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	private @Nullable Object lockOne(LockClient client, String key, LockOperation operation,
 			MethodInvocation invocation, Object target) throws Throwable {
-		LockHandle lock = client.obtain(key);
+		LockHandle lock = client.obtain(operation.name(), key);
 		try {
 			lock.acquire(operation.waitTime(), operation.leaseTime());
 		}
@@ -156,7 +156,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			MethodInvocation invocation, Object target) throws Throwable {
 		List<LockHold> holds;
 		try {
-			holds = client.acquireAll(keys, operation.waitTime(), operation.leaseTime());
+			holds = client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -37,10 +37,11 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param lockedReturn how long the lock must live, told from the return type
  * @param onBusy what to do when the lock stays busy and there is no fallback
  * @param holdAtLeast how long the lock stays taken at least, or {@code null}
+ * @param name the name of the lock in metrics and traces
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast) {
+		@Nullable Duration holdAtLeast, String name) {
 
 }

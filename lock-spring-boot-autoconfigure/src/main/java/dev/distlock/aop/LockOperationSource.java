@@ -145,7 +145,7 @@ final class LockOperationSource {
 		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
-				lockedReturn, annotation.onBusy(), holdAtLeast);
+				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass));
 		this.evaluator.validate(operation);
 		return operation;
 	}
@@ -175,6 +175,27 @@ final class LockOperationSource {
 	 */
 	static IllegalStateException notInterceptable(Method method, String reason) {
 		return new IllegalStateException("Invalid @DistributedLock on " + method + ": " + reason);
+	}
+
+	/**
+	 * Return the lock name for metrics and traces: the annotation's, with placeholders
+	 * resolved, or {@code SimpleClassName.methodName} of the bean class.
+	 */
+	private String name(String value, Method method, Class<?> beanClass) {
+		String resolved;
+		try {
+			resolved = (this.beanFactory instanceof ConfigurableBeanFactory configurable)
+					? configurable.resolveEmbeddedValue(value) : value;
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(method, "name", value, ex.getMessage());
+		}
+		if (StringUtils.hasText(resolved)) {
+			return resolved.trim();
+		}
+		String className = beanClass.getSimpleName();
+		return (StringUtils.hasText(className) ? className : ClassUtils.getShortName(beanClass)) + "."
+				+ method.getName();
 	}
 
 	private @Nullable Duration duration(String value, String attribute, Method method) {

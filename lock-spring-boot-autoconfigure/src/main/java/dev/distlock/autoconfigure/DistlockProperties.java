@@ -66,6 +66,8 @@ public class DistlockProperties {
 
 	private final Aspect aspect = new Aspect();
 
+	private final Endpoint endpoint = new Endpoint();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -118,6 +120,10 @@ public class DistlockProperties {
 		return this.aspect;
 	}
 
+	public Endpoint getEndpoint() {
+		return this.endpoint;
+	}
+
 	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
@@ -144,6 +150,28 @@ public class DistlockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+	}
+
+	/**
+	 * Properties of the distlock actuator endpoint.
+	 */
+	public static class Endpoint {
+
+		/**
+		 * Whether DELETE /actuator/distlock/{key} may force-release a lock whoever holds
+		 * it. The holder may still be working, so another caller can then take the lock
+		 * while it does.
+		 */
+		private boolean forceRelease = false;
+
+		public boolean isForceRelease() {
+			return this.forceRelease;
+		}
+
+		public void setForceRelease(boolean forceRelease) {
+			this.forceRelease = forceRelease;
 		}
 
 	}

@@ -18,9 +18,11 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.RedisLockStore;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -52,8 +54,10 @@ public final class LockAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
 	@ConditionalOnSingleCandidate(LockStore.class)
-	DefaultLockClient lockClient(LockStore lockStore, DistlockProperties properties) {
-		return new DefaultLockClient(lockStore, properties.toClientSettings());
+	DefaultLockClient lockClient(LockStore lockStore, DistlockProperties properties,
+			ObjectProvider<LockClientListener> listeners) {
+		return new DefaultLockClient(lockStore, properties.toClientSettings(),
+				LockClientListener.composite(listeners.orderedStream().toList()));
 	}
 
 	@Configuration(proxyBeanMethods = false)

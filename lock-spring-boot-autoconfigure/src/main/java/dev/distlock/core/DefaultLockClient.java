@@ -19,6 +19,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,6 +44,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.LockStore.KeyState;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -82,6 +84,8 @@ public final class DefaultLockClient implements LockClient {
 
 	private static final String GONE = "its key expired or has another owner when it was released";
 
+	static final String FORCED = "an operator force-released it";
+
 	private static final long FOREVER = Long.MAX_VALUE / 4;
 
 	private static final long MAX_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -115,6 +119,8 @@ public final class DefaultLockClient implements LockClient {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	private final LockClientListener listener;
+
 	/**
 	 * Create a client with {@link LockClientSettings#defaults() default settings}.
 	 * @param store the store to lock in; closed with the client
@@ -129,13 +135,27 @@ public final class DefaultLockClient implements LockClient {
 	 * @param settings the client settings
 	 */
 	public DefaultLockClient(LockStore store, LockClientSettings settings) {
+		this(store, settings, LockClientListener.NONE);
+	}
+
+	/**
+	 * Create a client that reports what it does to a listener, for metrics and tracing.
+	 * @param store the store to lock in; closed with the client
+	 * @param settings the client settings
+	 * @param listener told of every acquisition, hold, loss and renewal batch; see
+	 * {@link LockClientListener#composite(List)} for several
+	 * @since 0.3.0
+	 */
+	public DefaultLockClient(LockStore store, LockClientSettings settings, LockClientListener listener) {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
 		String name = "distlock-" + this.clientId.substring(0, 8);
 		this.store = store;
 		this.settings = settings;
+		this.listener = listener;
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
-				settings.renewalBatchSize(), name + "-watchdog");
+				settings.renewalBatchSize(), name + "-watchdog", listener);
 		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				daemonThreads(name + "-worker-"));
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));
@@ -177,6 +197,109 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
+	 * Return the locks this client holds now, oldest first, as seen locally (no store
+	 * round trip). For operators: names, keys, fencing tokens and how long each lease has
+	 * left.
+	 * @return a snapshot of the held locks
+	 * @since 0.3.0
+	 */
+	public List<HeldLock> heldLocks() {
+		return this.held.stream()
+			.filter((lease) -> !lease.isEnded())
+			.map(this::snapshot)
+			.sorted(Comparator.comparing(HeldLock::acquiredAt))
+			.toList();
+	}
+
+	/**
+	 * Return how many locks this client holds now.
+	 * @return the number of held locks
+	 * @since 0.3.0
+	 */
+	public int heldCount() {
+		return this.held.size();
+	}
+
+	/**
+	 * Return the state of the lease watchdog: whether its last renewal round failed, and
+	 * the last batch and failure.
+	 * @return the watchdog status
+	 * @since 0.3.0
+	 */
+	public WatchdogStatus watchdogStatus() {
+		return this.watchdog.status();
+	}
+
+	/**
+	 * Return the state of the lock on {@code key} in the store (held or free, time to
+	 * live, holder) and whether this client holds it.
+	 * @param key the lock key
+	 * @return the key's state
+	 * @throws LockBackendException if the store failed
+	 * @throws UnsupportedOperationException if the store cannot inspect keys
+	 * @since 0.3.0
+	 */
+	public LockState inspect(String key) {
+		requireKey(key);
+		KeyState state = this.store.inspect(key);
+		Lease local = heldLease(key, state.ownerToken());
+		return new LockState(key, state.held(), state.ttl(), clientIdOf(state.ownerToken()), local != null,
+				state.lastFencingToken(), (local != null) ? snapshot(local) : null);
+	}
+
+	/**
+	 * Delete the lock on {@code key} in the store whoever holds it, and wake its waiters:
+	 * for operators clearing a stuck lock. The holder may still be working, so another
+	 * caller can now take the lock while it does. If this client is the holder, its hold
+	 * is marked lost ({@link LossReason#FORCED}): it is no longer renewed and its holder
+	 * gets a {@link LockLostException} at the next ownership check or at its release.
+	 * Callers of this client that queue locally for the key keep waiting until that
+	 * holder releases.
+	 * @param key the lock key
+	 * @return what was released
+	 * @throws LockBackendException if the store failed
+	 * @throws UnsupportedOperationException if the store cannot force a release
+	 * @since 0.3.0
+	 */
+	public ForcedRelease forceRelease(String key) {
+		requireKey(key);
+		String owner = this.store.forceRelease(key);
+		if (owner == null) {
+			return new ForcedRelease(key, false, null, false);
+		}
+		Lease local = heldLease(key, owner);
+		if (local != null) {
+			this.watchdog.unwatch(local);
+			local.reportLost(LossReason.FORCED, FORCED);
+		}
+		return new ForcedRelease(key, true, clientIdOf(owner), local != null);
+	}
+
+	private @Nullable Lease heldLease(String key, @Nullable String token) {
+		if (token == null) {
+			return null;
+		}
+		for (Lease lease : this.held) {
+			if (lease.token.equals(token) && lease.key().equals(key)) {
+				return lease;
+			}
+		}
+		return null;
+	}
+
+	private static @Nullable String clientIdOf(@Nullable String token) {
+		int separator = (token != null) ? token.lastIndexOf(':') : -1;
+		return (separator > 0) ? token.substring(0, separator) : null;
+	}
+
+	private HeldLock snapshot(Lease lease) {
+		Thread owner = lease.entry.owner;
+		String thread = (owner != null && lease.entry.threadLease == lease) ? owner.getName() : null;
+		return new HeldLock(lease.tracking.name, lease.key(), lease.acquiredAt, lease.remaining(), lease.renewable,
+				lease.fencingToken, thread, lease.lossKind(), waitingCount(lease.key()));
+	}
+
+	/**
 	 * Return how many callers of this client wait in the store, one at most per key.
 	 * @return the number of callers waiting for a release notification
 	 */
@@ -190,12 +313,24 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	@Override
+	public LockHandle obtain(String name, String key) {
+		return new ThreadLockHandle(this, requireKey(key), requireName(name));
+	}
+
+	@Override
 	public LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		return acquire(UNNAMED, key, waitTime, leaseTime);
+	}
+
+	@Override
+	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		requireName(name);
 		long waitNanos = waitNanos(key, waitTime);
 		validateLease(key, leaseTime);
 		ensureOpen();
 		LockEntry entry = reserve(requireKey(key));
-		Acquisition acquisition = new Acquisition();
+		Acquisition acquisition = new Acquisition(name);
 		Lease lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
 		if (lease == null) {
 			throw LockAcquisitionException.busy(key, waitTime, acquisition.holderLeaseRemaining);
@@ -205,6 +340,13 @@ public final class DefaultLockClient implements LockClient {
 
 	@Override
 	public CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
+		return acquireAsync(UNNAMED, key, waitTime, leaseTime);
+	}
+
+	@Override
+	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		requireName(name);
 		long waitNanos = waitNanos(key, waitTime);
 		validateLease(key, leaseTime);
 		CompletableFuture<LockHold> result = new CompletableFuture<>();
@@ -213,8 +355,9 @@ public final class DefaultLockClient implements LockClient {
 			return result;
 		}
 		LockEntry entry = reserve(requireKey(key));
-		AsyncAcquisition acquisition = new AsyncAcquisition(entry, System.nanoTime() + waitNanos, waitTime, leaseTime,
-				result);
+		AsyncAcquisition acquisition = new AsyncAcquisition(name, entry, System.nanoTime() + waitNanos, waitTime,
+				leaseTime, result);
+		acquisition.tracking = Tracking.start(this.listener, name, entry.key);
 		if (waitNanos == 0) {
 			if (entry.queue.tryTake()) {
 				dispatch(acquisition::runWithTurn);
@@ -241,6 +384,13 @@ public final class DefaultLockClient implements LockClient {
 	@Override
 	public List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
 			throws InterruptedException {
+		return acquireAll(UNNAMED, keys, waitTime, leaseTime);
+	}
+
+	@Override
+	public List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) throws InterruptedException {
+		requireName(name);
 		List<String> sorted = sortedKeys(keys);
 		long waitNanos = waitNanos(sorted.get(0), waitTime);
 		validateLease(sorted.get(0), leaseTime);
@@ -248,8 +398,10 @@ public final class DefaultLockClient implements LockClient {
 		long deadline = System.nanoTime() + waitNanos;
 		List<LockEntry> entries = new ArrayList<>(sorted.size());
 		List<LockEntry> turns = new ArrayList<>(sorted.size());
-		Acquisition acquisition = new Acquisition();
+		Acquisition acquisition = new Acquisition(name);
+		List<Tracking> trackings = sorted.stream().map((key) -> Tracking.start(this.listener, name, key)).toList();
 		List<Lease> leases = null;
+		Throwable failure = null;
 		try {
 			sorted.forEach((key) -> entries.add(reserve(key)));
 			for (LockEntry entry : entries) {
@@ -260,10 +412,17 @@ public final class DefaultLockClient implements LockClient {
 				turns.add(entry);
 			}
 			if (turns.size() == entries.size()) {
-				leases = acquireAllInStore(entries, deadline, leaseTime, acquisition);
+				leases = acquireAllInStore(entries, deadline, leaseTime, acquisition, trackings);
 			}
 		}
+		catch (InterruptedException | RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
+		}
 		finally {
+			for (int i = 0; i < trackings.size(); i++) {
+				acquisition.finished(trackings.get(i), (leases != null) ? leases.get(i) : null, failure);
+			}
 			if (leases == null) {
 				turns.forEach((entry) -> entry.queue.pass());
 				entries.forEach(this::unreserve);
@@ -280,13 +439,20 @@ public final class DefaultLockClient implements LockClient {
 	@Override
 	public CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
+		return acquireAllAsync(UNNAMED, keys, waitTime, leaseTime);
+	}
+
+	@Override
+	public CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		requireName(name);
 		List<String> sorted = sortedKeys(keys);
 		waitNanos(sorted.get(0), waitTime);
 		validateLease(sorted.get(0), leaseTime);
 		CompletableFuture<List<LockHold>> result = new CompletableFuture<>();
 		dispatch(() -> {
 			try {
-				List<LockHold> holds = acquireAll(sorted, waitTime, leaseTime);
+				List<LockHold> holds = acquireAll(name, sorted, waitTime, leaseTime);
 				if (!result.complete(holds)) {
 					holds.forEach(DefaultLockClient::releaseUnwanted);
 				}
@@ -324,10 +490,11 @@ public final class DefaultLockClient implements LockClient {
 	 * cannot deadlock.
 	 */
 	private @Nullable List<Lease> acquireAllInStore(List<LockEntry> entries, long deadline,
-			@Nullable Duration leaseTime, Acquisition acquisition) throws InterruptedException {
+			@Nullable Duration leaseTime, Acquisition acquisition, List<Tracking> trackings)
+			throws InterruptedException {
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
 		String token = this.clientId + ":" + this.grants.incrementAndGet();
-		List<Lease> granted = attemptAll(entries, token, lease, leaseTime == null, acquisition);
+		List<Lease> granted = attemptAll(entries, token, lease, leaseTime == null, acquisition, trackings);
 		if (granted == null && deadline - System.nanoTime() > 0) {
 			LockEntry first = entries.get(0);
 			List<Subscription> subscriptions = entries.stream()
@@ -336,7 +503,7 @@ public final class DefaultLockClient implements LockClient {
 			try {
 				while (granted == null) {
 					long seen = first.signal.count();
-					granted = attemptAll(entries, token, lease, leaseTime == null, acquisition);
+					granted = attemptAll(entries, token, lease, leaseTime == null, acquisition, trackings);
 					long remaining = deadline - System.nanoTime();
 					if (granted != null || remaining <= 0) {
 						break;
@@ -348,11 +515,12 @@ public final class DefaultLockClient implements LockClient {
 				subscriptions.forEach(Subscription::close);
 			}
 		}
-		return (granted == ONE_BY_ONE) ? acquireOneByOne(entries, deadline, leaseTime, acquisition) : granted;
+		return (granted == ONE_BY_ONE) ? acquireOneByOne(entries, deadline, leaseTime, acquisition, trackings)
+				: granted;
 	}
 
 	private @Nullable List<Lease> attemptAll(List<LockEntry> entries, String token, Duration lease, boolean renewable,
-			Acquisition acquisition) throws InterruptedException {
+			Acquisition acquisition, List<Tracking> trackings) throws InterruptedException {
 		ensureOpen();
 		List<String> keys = entries.stream().map((entry) -> entry.key).toList();
 		long requestedAt = System.nanoTime();
@@ -386,7 +554,7 @@ public final class DefaultLockClient implements LockClient {
 		List<Lease> granted = new ArrayList<>(entries.size());
 		for (int i = 0; i < entries.size(); i++) {
 			Lease grant = new Lease(entries.get(i), token, attempts.get(i).fencingToken(), lease, renewable,
-					requestedAt);
+					requestedAt, trackings.get(i));
 			this.held.add(grant);
 			if (renewable) {
 				this.watchdog.watch(grant);
@@ -401,11 +569,13 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	private @Nullable List<Lease> acquireOneByOne(List<LockEntry> entries, long deadline, @Nullable Duration leaseTime,
-			Acquisition acquisition) throws InterruptedException {
+			Acquisition acquisition, List<Tracking> trackings) throws InterruptedException {
 		List<Lease> granted = new ArrayList<>(entries.size());
 		boolean complete = false;
 		try {
-			for (LockEntry entry : entries) {
+			for (int i = 0; i < entries.size(); i++) {
+				LockEntry entry = entries.get(i);
+				acquisition.tracking = trackings.get(i);
 				Lease lease = acquireInStore(entry, deadline, leaseTime, acquisition);
 				if (lease == null) {
 					acquisition.busyKey = entry.key;
@@ -447,6 +617,7 @@ public final class DefaultLockClient implements LockClient {
 			Lease current = threadLease(entry);
 			String loss = current.lossReason();
 			if (loss != null) {
+				reportLost(current, loss);
 				throw new LockLostException(key, loss);
 			}
 			entry.holdCount++;
@@ -513,13 +684,19 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	private @Nullable Lease acquireLease(LockEntry entry, long waitNanos, @Nullable Duration leaseTime,
 			Acquisition acquisition) throws InterruptedException {
+		acquisition.tracking = Tracking.start(this.listener, acquisition.name, entry.key);
 		long deadline = System.nanoTime() + waitNanos;
 		Lease lease = null;
 		try {
 			if (entry.queue.await(waitNanos)) {
 				lease = acquireWithTurn(entry, deadline, leaseTime, acquisition);
 			}
+			acquisition.finished(lease, null);
 			return lease;
+		}
+		catch (InterruptedException | RuntimeException | Error ex) {
+			acquisition.finished(null, ex);
+			throw ex;
 		}
 		finally {
 			if (lease == null) {
@@ -600,7 +777,8 @@ public final class DefaultLockClient implements LockClient {
 			acquisition.holderLeaseRemaining = attempt.holderLeaseRemaining();
 			return null;
 		}
-		Lease granted = new Lease(entry, token, attempt.fencingToken(), lease, renewable, requestedAt);
+		Lease granted = new Lease(entry, token, attempt.fencingToken(), lease, renewable, requestedAt,
+				acquisition.tracking);
 		this.held.add(granted);
 		if (renewable) {
 			this.watchdog.watch(granted);
@@ -628,12 +806,18 @@ public final class DefaultLockClient implements LockClient {
 	 * store said.
 	 */
 	void end(Lease lease, @Nullable Duration holdAtLeast) {
+		RuntimeException failure = null;
 		try {
 			releaseInStore(lease, holdAtLeast);
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+			throw ex;
 		}
 		finally {
 			lease.entry.queue.pass();
 			unreserve(lease.entry);
+			lease.tracking.released(failure);
 		}
 	}
 
@@ -657,6 +841,7 @@ public final class DefaultLockClient implements LockClient {
 					: this.store.release(lease.key(), lease.token);
 			if (!owned) {
 				String loss = lease.lossReason();
+				reportLost(lease, (loss != null) ? loss : GONE);
 				throw new LockLostException(lease.key(), (loss != null) ? loss : GONE);
 			}
 		}
@@ -671,7 +856,7 @@ public final class DefaultLockClient implements LockClient {
 		boolean interrupted = Thread.interrupted();
 		try {
 			if (!this.store.isOwner(lease.key(), lease.token)) {
-				lease.lost(NOT_OWNER);
+				lease.reportLost(LossReason.TAKEN, NOT_OWNER);
 				throw new LockLostException(lease.key(), NOT_OWNER);
 			}
 		}
@@ -680,6 +865,14 @@ public final class DefaultLockClient implements LockClient {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Tell the listener that the holder of {@code lease} learns of its loss: the kind
+	 * recorded, or the one its local view shows, or {@link LossReason#TAKEN}.
+	 */
+	private static void reportLost(Lease lease, String reason) {
+		lease.reportLost(LossReason.TAKEN, reason);
 	}
 
 	private void releaseInBackground(String key, String token) {
@@ -731,6 +924,11 @@ public final class DefaultLockClient implements LockClient {
 		catch (RejectedExecutionException ex) {
 			task.run();
 		}
+	}
+
+	private static String requireName(String name) {
+		Assert.isTrue(StringUtils.hasText(name), () -> "Lock name must not be null or blank, but was '" + name + "'");
+		return name;
 	}
 
 	private static String requireKey(String key) {
@@ -789,9 +987,10 @@ public final class DefaultLockClient implements LockClient {
 
 	private void releaseOnClose(Lease lease) {
 		if (lease.end()) {
-			lease.lost(CLOSED);
+			lease.reportLost(LossReason.CLOSED, CLOSED);
 			this.held.remove(lease);
 			releaseQuietly(lease.key(), lease.token);
+			lease.tracking.released(null);
 		}
 	}
 
@@ -809,11 +1008,55 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	static class Acquisition {
 
+		final String name;
+
+		volatile Tracking tracking = Tracking.NONE;
+
 		volatile @Nullable Duration holderLeaseRemaining;
 
 		volatile @Nullable String busyKey;
 
 		volatile boolean cancelled;
+
+		Acquisition() {
+			this(UNNAMED);
+		}
+
+		Acquisition(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * Report the outcome of this acquisition to its tracker.
+		 * @param lease the grant, or {@code null}
+		 * @param failure why there is no grant, or {@code null} for a busy lock (or a
+		 * cancelled acquisition)
+		 */
+		void finished(@Nullable Lease lease, @Nullable Throwable failure) {
+			finished(this.tracking, lease, failure);
+		}
+
+		/**
+		 * Report the outcome of this acquisition for one of its keys.
+		 * @param tracking the tracker of the key
+		 * @param lease the key's grant, or {@code null}
+		 * @param failure why there is no grant, or {@code null} for a busy lock (or a
+		 * cancelled acquisition)
+		 */
+		void finished(Tracking tracking, @Nullable Lease lease, @Nullable Throwable failure) {
+			if (lease != null) {
+				tracking.acquired(lease.fencingToken);
+			}
+			else if (failure instanceof InterruptedException || (failure == null && this.cancelled)) {
+				tracking.notAcquired(AcquireOutcome.INTERRUPTED, failure);
+			}
+			else if (failure != null) {
+				tracking.notAcquired(AcquireOutcome.ERROR, failure);
+			}
+			else {
+				tracking.notAcquired(AcquireOutcome.BUSY, null);
+			}
+		}
 
 	}
 
@@ -833,8 +1076,9 @@ public final class DefaultLockClient implements LockClient {
 
 		private final CompletableFuture<LockHold> result;
 
-		AsyncAcquisition(LockEntry entry, long deadline, Duration waitTime, @Nullable Duration leaseTime,
+		AsyncAcquisition(String name, LockEntry entry, long deadline, Duration waitTime, @Nullable Duration leaseTime,
 				CompletableFuture<LockHold> result) {
+			super(name);
 			this.entry = entry;
 			this.deadline = deadline;
 			this.waitTime = waitTime;
@@ -864,6 +1108,7 @@ public final class DefaultLockClient implements LockClient {
 				giveUp(failure);
 				return;
 			}
+			finished(lease, null);
 			CallHold hold = new CallHold(DefaultLockClient.this, lease);
 			if (!this.result.complete(hold)) {
 				try {
@@ -876,6 +1121,7 @@ public final class DefaultLockClient implements LockClient {
 		}
 
 		void giveUp(@Nullable Throwable failure) {
+			finished(null, failure);
 			Throwable outcome;
 			if (failure instanceof InterruptedException) {
 				outcome = new LockAcquisitionException(this.entry.key, this.waitTime, failure);
@@ -903,6 +1149,7 @@ public final class DefaultLockClient implements LockClient {
 			this.cancelled = true;
 			if (this.entry.queue.abandon(turn)) {
 				unreserve(this.entry);
+				finished(null, null);
 			}
 			else {
 				this.entry.signal.wake();

@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,9 +57,18 @@ final class Lease {
 
 	private volatile long validUntilNanos;
 
-	private final AtomicReference<@Nullable String> lossReason = new AtomicReference<>();
+	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
 	private final AtomicBoolean ended = new AtomicBoolean();
+
+	/** The name and listener of the acquisition that got this grant. */
+	final Tracking tracking;
+
+	/** When the grant was received (wall clock, for operators). */
+	final Instant acquiredAt = Instant.now();
+
+	/** Whether the watchdog's last attempt to renew this lease failed in the store. */
+	volatile boolean renewalFailing;
 
 	/**
 	 * Create the lease of a grant.
@@ -71,6 +81,23 @@ final class Lease {
 	 * ({@link System#nanoTime()})
 	 */
 	Lease(LockEntry entry, String token, long fencingToken, Duration lease, boolean renewable, long requestedAtNanos) {
+		this(entry, token, fencingToken, lease, renewable, requestedAtNanos, Tracking.NONE);
+	}
+
+	/**
+	 * Create the lease of a grant.
+	 * @param entry the key's local state
+	 * @param token the owner token
+	 * @param fencingToken the fencing token
+	 * @param lease the lease the store was asked for
+	 * @param renewable whether the watchdog renews it
+	 * @param requestedAtNanos when the acquire request was sent
+	 * ({@link System#nanoTime()})
+	 * @param tracking the name and listener of the acquisition
+	 */
+	Lease(LockEntry entry, String token, long fencingToken, Duration lease, boolean renewable, long requestedAtNanos,
+			Tracking tracking) {
+		this.tracking = tracking;
 		this.entry = entry;
 		this.token = token;
 		this.fencingToken = fencingToken;
@@ -90,6 +117,7 @@ final class Lease {
 	 */
 	void renewed(long requestedAtNanos) {
 		this.validUntilNanos = validUntil(requestedAtNanos);
+		this.renewalFailing = false;
 	}
 
 	/**
@@ -97,7 +125,55 @@ final class Lease {
 	 * @param reason how the loss was found
 	 */
 	void lost(String reason) {
-		this.lossReason.compareAndSet(null, reason);
+		lost(LossReason.TAKEN, reason);
+	}
+
+	/**
+	 * Record that the lock was found lost; the first reason wins.
+	 * @param kind the kind of loss, for metrics
+	 * @param reason how the loss was found
+	 */
+	void lost(LossReason kind, String reason) {
+		this.loss.compareAndSet(null, new Loss(kind, reason));
+	}
+
+	/**
+	 * Record that the lock was found lost and tell the listener, once. A loss already
+	 * recorded, or a lease whose local view had already run out, keeps its own kind: a
+	 * key found gone after the lease ran out expired rather than being taken.
+	 * @param kind the kind of loss, for metrics, unless one is already known
+	 * @param reason how the loss was found
+	 */
+	void reportLost(LossReason kind, String reason) {
+		LossReason known = lossKind();
+		lost((known != null) ? known : kind, reason);
+		LossReason recorded = lossKind();
+		this.tracking.lost((recorded != null) ? recorded : kind);
+	}
+
+	/**
+	 * Return the kind of loss, or {@code null} while the grant is believed valid: the
+	 * recorded one, else {@link LossReason#EXPIRED} (or {@link LossReason#BACKEND} while
+	 * the watchdog cannot reach the store) once the local view of the lease ran out.
+	 * @return the kind of loss, if any
+	 */
+	@Nullable LossReason lossKind() {
+		Loss recorded = this.loss.get();
+		if (recorded != null) {
+			return recorded.kind();
+		}
+		if (System.nanoTime() - this.validUntilNanos >= 0) {
+			return this.renewalFailing ? LossReason.BACKEND : LossReason.EXPIRED;
+		}
+		return null;
+	}
+
+	/**
+	 * Return how long the local view of the lease has left.
+	 * @return the remaining lease, zero once run out
+	 */
+	Duration remaining() {
+		return Duration.ofNanos(Math.max(0, this.validUntilNanos - System.nanoTime()));
 	}
 
 	/**
@@ -106,11 +182,11 @@ final class Lease {
 	 * @return the loss reason, if any
 	 */
 	@Nullable String lossReason() {
-		String reason = this.lossReason.get();
-		if (reason == null && System.nanoTime() - this.validUntilNanos >= 0) {
+		Loss recorded = this.loss.get();
+		if (recorded == null && System.nanoTime() - this.validUntilNanos >= 0) {
 			return EXPIRED;
 		}
-		return reason;
+		return (recorded != null) ? recorded.reason() : null;
 	}
 
 	/**
@@ -124,6 +200,10 @@ final class Lease {
 
 	boolean isEnded() {
 		return this.ended.get();
+	}
+
+	private record Loss(LossReason kind, String reason) {
+
 	}
 
 	private long validUntil(long requestedAtNanos) {

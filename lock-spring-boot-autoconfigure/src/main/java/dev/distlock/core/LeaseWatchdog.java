@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -29,6 +30,7 @@ import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Renews the leases of every watchdog-mode lock one client holds, from one scheduler
@@ -59,6 +61,14 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
+	private final LockClientListener listener;
+
+	private volatile @Nullable RenewalBatch lastBatch;
+
+	private volatile @Nullable RenewalBatch lastFailure;
+
+	private volatile boolean failing;
+
 	/**
 	 * Create and start a watchdog.
 	 * @param store the store to renew in
@@ -68,6 +78,21 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param threadName the scheduler thread's name
 	 */
 	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, String threadName) {
+		this(store, lease, interval, batchSize, threadName, LockClientListener.NONE);
+	}
+
+	/**
+	 * Create and start a watchdog that reports each renewal batch.
+	 * @param store the store to renew in
+	 * @param lease the lease to renew to
+	 * @param interval how often to renew
+	 * @param batchSize leases per store call
+	 * @param threadName the scheduler thread's name
+	 * @param listener told of every renewal batch and every lease found lost
+	 */
+	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, String threadName,
+			LockClientListener listener) {
+		this.listener = listener;
 		this.store = store;
 		this.lease = lease;
 		this.batchSize = batchSize;
@@ -98,39 +123,76 @@ final class LeaseWatchdog implements AutoCloseable {
 	 */
 	void renewAll() {
 		List<Lease> leases = new ArrayList<>(this.watched);
+		boolean roundFailed = false;
 		for (int from = 0; from < leases.size(); from += this.batchSize) {
 			List<Lease> batch = leases.subList(from, Math.min(leases.size(), from + this.batchSize));
+			long started = System.nanoTime();
+			RenewalBatch result;
 			try {
-				renew(batch);
+				result = renew(batch, started);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Could not renew " + batch.size() + " lock lease(s)", ex);
+				batch.forEach((lease) -> lease.renewalFailing = true);
+				result = new RenewalBatch(batch.size(), 0, 0, batch.size(),
+						Duration.ofNanos(System.nanoTime() - started), Instant.now(), ex);
 			}
+			roundFailed |= finished(result);
 		}
+		this.failing = roundFailed;
 	}
 
-	private void renew(List<Lease> batch) {
-		long requestedAt = System.nanoTime();
+	private boolean finished(RenewalBatch batch) {
+		this.lastBatch = batch;
+		boolean failed = batch.outcome() == RenewalBatch.Outcome.ERROR;
+		if (failed) {
+			this.lastFailure = batch;
+		}
+		try {
+			this.listener.renewalBatchFinished(batch);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("LockClientListener failed on a renewal batch", ex);
+		}
+		return failed;
+	}
+
+	private RenewalBatch renew(List<Lease> batch, long requestedAt) {
 		List<RenewalOutcome> outcomes = this.store
 			.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease);
 		int failed = 0;
+		int lost = 0;
 		for (int i = 0; i < batch.size(); i++) {
 			Lease lease = batch.get(i);
 			switch (outcomes.get(i)) {
 				case RENEWED -> lease.renewed(requestedAt);
 				case LOST -> {
+					lost++;
 					if (this.watched.remove(lease)) {
-						lease.lost(TAKEN);
+						lease.reportLost(LossReason.TAKEN, TAKEN);
 						logger.warn("Lock '" + lease.key() + "' was lost: its key expired or has another owner");
 					}
 				}
-				case FAILED -> failed++;
+				case FAILED -> {
+					failed++;
+					lease.renewalFailing = true;
+				}
 			}
 		}
 		if (failed > 0) {
 			logger.warn("Could not renew " + failed + " lock lease(s); retrying in " + this.interval.toMillis()
 					+ " ms unless the lease runs out first");
 		}
+		return new RenewalBatch(batch.size(), batch.size() - failed - lost, lost, failed,
+				Duration.ofNanos(System.nanoTime() - requestedAt), Instant.now(), null);
+	}
+
+	/**
+	 * Return the state of the watchdog.
+	 * @return the status
+	 */
+	WatchdogStatus status() {
+		return new WatchdogStatus(this.watched.size(), this.failing, this.lastBatch, this.lastFailure);
 	}
 
 	@Override

@@ -47,6 +47,12 @@ import org.jspecify.annotations.Nullable;
 public interface LockClient extends AutoCloseable {
 
 	/**
+	 * The name of locks acquired without one, in metrics and traces.
+	 * @since 0.3.0
+	 */
+	String UNNAMED = "unnamed";
+
+	/**
 	 * Return a handle for the given key. Obtaining a handle does not talk to Redis.
 	 * @param key the lock key, not blank
 	 * @return the lock handle
@@ -83,6 +89,54 @@ public interface LockClient extends AutoCloseable {
 	CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime);
 
 	/**
+	 * Return a handle for the given key whose acquisitions carry {@code name} in metrics
+	 * and traces. Handles of one key share their state whatever their name; the name of
+	 * the acquisition that took the lock is the one reported while it is held.
+	 * Implementations that do not report names ignore it.
+	 * @param name a low-cardinality name for the lock, such as
+	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
+	 * @param key the lock key, not blank
+	 * @return the lock handle
+	 * @since 0.3.0
+	 */
+	default LockHandle obtain(String name, String key) {
+		return obtain(key);
+	}
+
+	/**
+	 * As {@link #acquire(String, Duration, Duration)}, with a name for metrics and
+	 * traces. Implementations that do not report names ignore it.
+	 * @param name a low-cardinality name for the lock, such as
+	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
+	 * @param key the lock key, not blank
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the hold; release it when done
+	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
+	 * @since 0.3.0
+	 */
+	default LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		return acquire(key, waitTime, leaseTime);
+	}
+
+	/**
+	 * As {@link #acquireAsync(String, Duration, Duration)}, with a name for metrics and
+	 * traces. Implementations that do not report names ignore it.
+	 * @param name a low-cardinality name for the lock, such as
+	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
+	 * @param key the lock key, not blank
+	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the pending hold
+	 * @since 0.3.0
+	 */
+	default CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		return acquireAsync(key, waitTime, leaseTime);
+	}
+
+	/**
 	 * Acquire the locks on every key, all or nothing, blocking the calling thread for at
 	 * most {@code waitTime}. Duplicates count once, and keys are locked in their natural
 	 * order, so callers with overlapping sets cannot deadlock; where the store can (for
@@ -110,6 +164,37 @@ public interface LockClient extends AutoCloseable {
 	 */
 	CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime);
+
+	/**
+	 * As {@link #acquireAll(Collection, Duration, Duration)}, with a name for metrics and
+	 * traces. Implementations that do not report names ignore it.
+	 * @param name a low-cardinality name for the locks
+	 * @param keys the lock keys, not empty, none blank
+	 * @param waitTime how long to wait for all of them
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return one hold per distinct key, in key order
+	 * @throws InterruptedException if interrupted while waiting; none is then held
+	 * @since 0.3.0
+	 */
+	default List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) throws InterruptedException {
+		return acquireAll(keys, waitTime, leaseTime);
+	}
+
+	/**
+	 * As {@link #acquireAllAsync(Collection, Duration, Duration)}, with a name for
+	 * metrics and traces. Implementations that do not report names ignore it.
+	 * @param name a low-cardinality name for the locks
+	 * @param keys the lock keys, not empty, none blank
+	 * @param waitTime how long to wait for all of them
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the pending holds
+	 * @since 0.3.0
+	 */
+	default CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		return acquireAllAsync(keys, waitTime, leaseTime);
+	}
 
 	/**
 	 * Acquire the lock on {@code key} with the watchdog lease, run {@code callback} and

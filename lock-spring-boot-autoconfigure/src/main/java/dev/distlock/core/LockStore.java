@@ -126,6 +126,35 @@ public interface LockStore extends AutoCloseable {
 	Subscription onRelease(String key, Runnable listener);
 
 	/**
+	 * Return the state of the lock on {@code key}, read from the authoritative copy, for
+	 * operators (the actuator endpoint). Optional: stores that cannot tell throw
+	 * {@link UnsupportedOperationException}.
+	 * @param key the lock key
+	 * @return the key's state
+	 * @throws LockBackendException if the backend failed
+	 * @throws UnsupportedOperationException if the store cannot inspect keys
+	 * @since 0.3.0
+	 */
+	default KeyState inspect(String key) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot inspect lock keys");
+	}
+
+	/**
+	 * Delete the lock on {@code key} whoever holds it, and notify the
+	 * {@link #onRelease(String, Runnable) release listeners}. For operators clearing a
+	 * stuck lock: the holder loses the lock while it may still be working. Optional:
+	 * stores that cannot do it throw {@link UnsupportedOperationException}.
+	 * @param key the lock key
+	 * @return the owner token of the deleted lock, or {@code null} if the key was free
+	 * @throws LockBackendException if the backend failed
+	 * @throws UnsupportedOperationException if the store cannot force a release
+	 * @since 0.3.0
+	 */
+	default @Nullable String forceRelease(String key) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot force a release");
+	}
+
+	/**
 	 * Stop notifying and free the store's own resources (not the application's
 	 * connections). Idempotent; locks still held are left to expire.
 	 */
@@ -159,6 +188,28 @@ public interface LockStore extends AutoCloseable {
 		 */
 		public static Attempt busy(@Nullable Duration holderLeaseRemaining) {
 			return new Attempt(false, 0, holderLeaseRemaining);
+		}
+
+	}
+
+	/**
+	 * The state of one lock key in a store.
+	 *
+	 * @param ownerToken the owner token of the holder, or {@code null} if the key is free
+	 * @param ttl the remaining time to live of the lock, or {@code null} when free or
+	 * without expiry
+	 * @param lastFencingToken the last fencing token granted for the key, {@code 0} if
+	 * unknown
+	 * @since 0.3.0
+	 */
+	record KeyState(@Nullable String ownerToken, @Nullable Duration ttl, long lastFencingToken) {
+
+		/**
+		 * Return whether someone holds the key.
+		 * @return whether the key is held
+		 */
+		public boolean held() {
+			return this.ownerToken != null;
 		}
 
 	}

@@ -116,6 +116,8 @@ public final class RedisLockStore implements LockStore {
 
 	private volatile @Nullable ReleaseNotifications notifications;
 
+	private final RedisLockInspection inspection;
+
 	/**
 	 * Create a store with the {@link #DEFAULT_KEY_PREFIX default key prefix}.
 	 * @param redis the template to run commands with
@@ -140,6 +142,7 @@ public final class RedisLockStore implements LockStore {
 		this.connectionFactory = redis.getRequiredConnectionFactory();
 		this.keyPrefix = keyPrefix;
 		this.commands = new RedisLockCommands(redis, new FirstConnection(redis));
+		this.inspection = new RedisLockInspection(redis);
 	}
 
 	/**
@@ -211,6 +214,16 @@ public final class RedisLockStore implements LockStore {
 			}
 		}
 		return outcomes;
+	}
+
+	@Override
+	public KeyState inspect(String key) {
+		return this.inspection.inspect(keys(key));
+	}
+
+	@Override
+	public @Nullable String forceRelease(String key) {
+		return this.inspection.forceRelease(keys(key), notifications().publishCommand());
 	}
 
 	@Override

@@ -38,9 +38,16 @@ final class ThreadLockHandle implements LockHandle {
 
 	private final String key;
 
+	private final String name;
+
 	ThreadLockHandle(DefaultLockClient client, String key) {
+		this(client, key, LockClient.UNNAMED);
+	}
+
+	ThreadLockHandle(DefaultLockClient client, String key, String name) {
 		this.client = client;
 		this.key = key;
+		this.name = name;
 	}
 
 	@Override
@@ -104,7 +111,7 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public void acquire(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
-		Acquisition acquisition = new Acquisition();
+		Acquisition acquisition = new Acquisition(this.name);
 		DefaultLockClient.validateLease(this.key, leaseTime);
 		if (!this.client.lockForThread(this.key, DefaultLockClient.waitNanos(this.key, waitTime), leaseTime,
 				acquisition)) {
@@ -114,7 +121,7 @@ final class ThreadLockHandle implements LockHandle {
 
 	private boolean lock(long waitNanos, @Nullable Duration leaseTime) throws InterruptedException {
 		DefaultLockClient.validateLease(this.key, leaseTime);
-		return this.client.lockForThread(this.key, waitNanos, leaseTime, new Acquisition());
+		return this.client.lockForThread(this.key, waitNanos, leaseTime, new Acquisition(this.name));
 	}
 
 	@Override

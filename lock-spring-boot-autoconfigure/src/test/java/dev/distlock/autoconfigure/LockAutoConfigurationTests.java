@@ -249,8 +249,10 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.close-timeout")).containsExactly("5s");
 		assertThat(defaultValue(json, "distlock.renewal-batch-size")).containsExactly(500);
 		assertThat(defaultValue(json, "distlock.aspect.order")).containsExactly(DistributedLockAdvisor.DEFAULT_ORDER);
-		List<String> descriptions = JsonPath.read(json, "$.properties[*].description");
-		assertThat(descriptions).hasSize(7).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.endpoint.force-release")).containsExactly(false);
+		assertThat(defaultValue(json, "management.health.distlock.enabled")).containsExactly(true);
+		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
+		assertThat(descriptions).hasSize(8).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

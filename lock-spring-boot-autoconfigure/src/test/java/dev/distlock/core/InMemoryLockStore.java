@@ -132,6 +132,37 @@ public final class InMemoryLockStore implements LockStore {
 		});
 	}
 
+	@Override
+	public synchronized KeyState inspect(String key) {
+		requireReachable(key, "inspect");
+		Grant current = live(key);
+		Long fence = this.fences.get(key);
+		if (current == null) {
+			return new KeyState(null, null, (fence != null) ? fence : 0);
+		}
+		Duration ttl = (current.expiresAtNanos == Long.MAX_VALUE) ? null
+				: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime()));
+		return new KeyState(current.token, ttl, (fence != null) ? fence : 0);
+	}
+
+	@Override
+	public @Nullable String forceRelease(String key) {
+		Grant released;
+		synchronized (this) {
+			requireReachable(key, "force-release");
+			released = live(key);
+			if (released == null) {
+				return null;
+			}
+			this.locks.remove(key);
+		}
+		Set<Runnable> waiting = this.listeners.get(key);
+		if (waiting != null) {
+			waiting.forEach(Runnable::run);
+		}
+		return released.token;
+	}
+
 	/**
 	 * Make every operation fail as if the backend could not be reached, or reachable
 	 * again.

@@ -1,0 +1,277 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.distlock.autoconfigure;
+
+import java.security.Principal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.distlock.LockBackendException;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.ForcedRelease;
+import dev.distlock.core.HeldLock;
+import dev.distlock.core.LockState;
+import dev.distlock.core.LossReason;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The {@code distlock} actuator endpoint (HTTP only), for operators:
+ * <ul>
+ * <li>{@code GET /actuator/distlock}: the locks this instance holds now.</li>
+ * <li>{@code GET /actuator/distlock/{key}}: the key's state in the lock store (held or
+ * free, time to live, holder) and whether this instance holds it.</li>
+ * <li>{@code DELETE /actuator/distlock/{key}}: force release, refused (403) unless
+ * {@code distlock.endpoint.force-release=true}; every attempt is logged at WARN with the
+ * caller. A holder in this instance learns of it as a loss
+ * ({@link dev.distlock.LockLostException}, reason {@code forced}).</li>
+ * </ul>
+ * Like every endpoint but health, it is not exposed over HTTP unless listed in
+ * {@code management.endpoints.web.exposure.include}. Keys may contain {@code /}.
+ *
+ * @author distlock
+ * @since 0.3.0
+ */
+@WebEndpoint(id = "distlock")
+public class DistlockEndpoint {
+
+	private static final Log logger = LogFactory.getLog(DistlockEndpoint.class);
+
+	private static final int STATUS_FORBIDDEN = 403;
+
+	private static final int STATUS_NOT_IMPLEMENTED = 501;
+
+	private static final boolean servletPresent = ClassUtils.isPresent(
+			"org.springframework.web.context.request.ServletRequestAttributes", DistlockEndpoint.class.getClassLoader())
+			&& ClassUtils.isPresent("jakarta.servlet.ServletRequest", DistlockEndpoint.class.getClassLoader());
+
+	private final DefaultLockClient client;
+
+	private final boolean forceReleaseEnabled;
+
+	/**
+	 * Create the endpoint.
+	 * @param client the lock client to report on
+	 * @param forceReleaseEnabled whether force release is allowed
+	 */
+	public DistlockEndpoint(DefaultLockClient client, boolean forceReleaseEnabled) {
+		Assert.notNull(client, "'client' must not be null");
+		this.client = client;
+		this.forceReleaseEnabled = forceReleaseEnabled;
+	}
+
+	/**
+	 * Return the locks this instance holds now.
+	 * @return the held locks
+	 */
+	@ReadOperation
+	public HeldLocksDescriptor heldLocks() {
+		List<HeldLockDescriptor> locks = this.client.heldLocks().stream().map(HeldLockDescriptor::of).toList();
+		return new HeldLocksDescriptor(this.client.clientId(), locks.size(), locks);
+	}
+
+	/**
+	 * Return the state of one lock key in the store.
+	 * @param key the lock key (its path segments)
+	 * @return the key's state, 503 if the store failed
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> lock(@Selector(match = Match.ALL_REMAINING) String[] key) {
+		String lockKey = String.join("/", key);
+		try {
+			LockState state = this.client.inspect(lockKey);
+			return new WebEndpointResponse<>(LockStateDescriptor.of(state));
+		}
+		catch (LockBackendException ex) {
+			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()),
+					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		}
+		catch (UnsupportedOperationException ex) {
+			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()), STATUS_NOT_IMPLEMENTED);
+		}
+	}
+
+	/**
+	 * Force-release one lock key, whoever holds it.
+	 * @param key the lock key (its path segments)
+	 * @param securityContext the caller
+	 * @return what was released (200), 404 if the key was free, 403 if force release is
+	 * disabled, 503 if the store failed
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<Object> forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key,
+			SecurityContext securityContext) {
+		String lockKey = String.join("/", key);
+		String caller = caller(securityContext);
+		if (!this.forceReleaseEnabled) {
+			logger.warn("Refused to force-release lock '" + lockKey + "' for " + caller
+					+ ": distlock.endpoint.force-release is not enabled");
+			return new WebEndpointResponse<>(
+					new Message(lockKey,
+							"Force release is disabled; set distlock.endpoint.force-release=true to allow it"),
+					STATUS_FORBIDDEN);
+		}
+		ForcedRelease released;
+		try {
+			released = this.client.forceRelease(lockKey);
+		}
+		catch (LockBackendException ex) {
+			logger.warn("Could not force-release lock '" + lockKey + "' for " + caller, ex);
+			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()),
+					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		}
+		catch (UnsupportedOperationException ex) {
+			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()), STATUS_NOT_IMPLEMENTED);
+		}
+		if (!released.released()) {
+			logger.warn("Force release of lock '" + lockKey + "' requested by " + caller + ": the lock was free");
+			return new WebEndpointResponse<>(new ForcedReleaseDescriptor(lockKey, false, null, false),
+					WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		logger.warn("Force-released lock '" + lockKey + "' held by client " + released.holderClientId()
+				+ (released.heldByThisClient() ? " (this instance)" : "") + " at the request of " + caller);
+		return new WebEndpointResponse<>(
+				new ForcedReleaseDescriptor(lockKey, true, released.holderClientId(), released.heldByThisClient()));
+	}
+
+	private static String caller(SecurityContext securityContext) {
+		Principal principal = securityContext.getPrincipal();
+		String who = (principal != null) ? "'" + principal.getName() + "'" : "an unauthenticated caller";
+		String from = servletPresent ? ServletCaller.remoteAddress() : null;
+		return (from != null) ? who + " from " + from : who;
+	}
+
+	/**
+	 * The locks this instance holds.
+	 *
+	 * @param clientId the id of this instance's lock client, found in the owner tokens of
+	 * its locks
+	 * @param held how many locks it holds
+	 * @param locks the locks, oldest first
+	 */
+	public record HeldLocksDescriptor(String clientId, int held, List<HeldLockDescriptor> locks) {
+
+	}
+
+	/**
+	 * One lock this instance holds.
+	 *
+	 * @param name the lock's name in metrics
+	 * @param key the lock key
+	 * @param holdStarted when the hold started (ISO-8601)
+	 * @param heldForMillis how long it has been held
+	 * @param leaseRemainingMillis how long the holder still believes it holds the lock
+	 * without another renewal
+	 * @param renewed whether the watchdog renews the lease (else a fixed lease)
+	 * @param fencingToken the fencing token of the grant
+	 * @param thread the holding thread of a thread-bound lock, else {@code null} (a hold
+	 * owned by a call)
+	 * @param lost why the lock is known lost, if it is, although not yet released
+	 * @param waiting how many threads or calls of this instance wait for the key
+	 */
+	public record HeldLockDescriptor(String name, String key, String holdStarted, long heldForMillis,
+			long leaseRemainingMillis, boolean renewed, long fencingToken, @Nullable String thread,
+			@Nullable String lost, int waiting) {
+
+		static HeldLockDescriptor of(HeldLock lock) {
+			LossReason lost = lock.lost();
+			return new HeldLockDescriptor(lock.name(), lock.key(), lock.acquiredAt().toString(),
+					Math.max(0, Duration.between(lock.acquiredAt(), Instant.now()).toMillis()),
+					lock.leaseRemaining().toMillis(), lock.renewed(), lock.fencingToken(), lock.thread(),
+					(lost != null) ? lost.tagValue() : null, lock.waiting());
+		}
+
+	}
+
+	/**
+	 * The state of one key in the lock store.
+	 *
+	 * @param key the lock key
+	 * @param state {@code held} or {@code free}
+	 * @param ttlMillis the remaining time to live of the lock, or {@code null} if free or
+	 * without expiry
+	 * @param holderClientId the client id of the holder, if it is a distlock client
+	 * @param heldByThisInstance whether this instance holds it
+	 * @param lastFencingToken the last fencing token granted for the key ({@code 0} if
+	 * unknown)
+	 * @param local this instance's hold of the key, if any
+	 */
+	public record LockStateDescriptor(String key, String state, @Nullable Long ttlMillis,
+			@Nullable String holderClientId, boolean heldByThisInstance, long lastFencingToken,
+			@Nullable HeldLockDescriptor local) {
+
+		static LockStateDescriptor of(LockState state) {
+			Duration ttl = state.ttl();
+			HeldLock local = state.local();
+			return new LockStateDescriptor(state.key(), state.held() ? "held" : "free",
+					(ttl != null) ? ttl.toMillis() : null, state.holderClientId(), state.heldByThisClient(),
+					state.lastFencingToken(), (local != null) ? HeldLockDescriptor.of(local) : null);
+		}
+
+	}
+
+	/**
+	 * What a force release did.
+	 *
+	 * @param key the lock key
+	 * @param released whether a lock was deleted
+	 * @param holderClientId the client id of the holder whose lock was deleted, if it is
+	 * a distlock client
+	 * @param heldByThisInstance whether that holder is this instance
+	 */
+	public record ForcedReleaseDescriptor(String key, boolean released, @Nullable String holderClientId,
+			boolean heldByThisInstance) {
+
+	}
+
+	/**
+	 * Why an operation on a key did not succeed.
+	 *
+	 * @param key the lock key
+	 * @param message what went wrong
+	 */
+	public record Message(String key, @Nullable String message) {
+
+	}
+
+	/**
+	 * Reads the remote address of the current servlet request, if any.
+	 */
+	private static final class ServletCaller {
+
+		static @Nullable String remoteAddress() {
+			if (org.springframework.web.context.request.RequestContextHolder
+				.getRequestAttributes() instanceof org.springframework.web.context.request.ServletRequestAttributes attributes) {
+				return attributes.getRequest().getRemoteAddr();
+			}
+			return null;
+		}
+
+	}
+
+}

@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.util.Locale;
+
+/**
+ * How an acquisition ended.
+ *
+ * @author distlock
+ * @since 0.3.0
+ * @see LockTracker
+ */
+public enum AcquireOutcome {
+
+	/**
+	 * The lock was granted.
+	 */
+	ACQUIRED,
+
+	/**
+	 * The lock stayed held elsewhere for the whole wait time.
+	 */
+	BUSY,
+
+	/**
+	 * The store failed or timed out (or the client was closed): the caller got an
+	 * exception and holds nothing.
+	 */
+	ERROR,
+
+	/**
+	 * The caller gave up: its thread was interrupted while waiting, or it cancelled a
+	 * non-blocking acquisition.
+	 */
+	INTERRUPTED;
+
+	/**
+	 * Return the lower-case name used as a metric tag, for example {@code "busy"}.
+	 * @return the tag value
+	 */
+	public String tagValue() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+}

@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.util.Locale;
+
+/**
+ * Why a held lock was lost.
+ *
+ * @author distlock
+ * @since 0.3.0
+ * @see LockTracker#lost(LossReason)
+ */
+public enum LossReason {
+
+	/**
+	 * Its lease ran out before it was renewed or released: a fixed lease shorter than the
+	 * work, or a holder paused past its lease.
+	 */
+	EXPIRED,
+
+	/**
+	 * The store no longer records this holder as the owner: the key was deleted, evicted
+	 * or expired there, or another owner has it.
+	 */
+	TAKEN,
+
+	/**
+	 * Its lease ran out while the watchdog could not renew it because the store failed or
+	 * timed out.
+	 */
+	BACKEND,
+
+	/**
+	 * The client was closed while the lock was held.
+	 */
+	CLOSED,
+
+	/**
+	 * An operator force-released it (see {@link DefaultLockClient#forceRelease(String)}).
+	 */
+	FORCED;
+
+	/**
+	 * Return the lower-case name used as a metric tag, for example {@code "taken"}.
+	 * @return the tag value
+	 */
+	public String tagValue() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+}

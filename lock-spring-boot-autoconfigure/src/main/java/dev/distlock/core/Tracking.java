@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The client's side of one {@link LockTracker}: when the acquisition started, and that
+ * each event is reported once. A listener that throws is logged and ignored, so observing
+ * a lock never changes its outcome.
+ *
+ * @author distlock
+ * @since 0.3.0
+ */
+final class Tracking {
+
+	private static final Log logger = LogFactory.getLog(Tracking.class);
+
+	static final Tracking NONE = new Tracking(LockClient.UNNAMED, LockTracker.NONE, 0);
+
+	final String name;
+
+	private final LockTracker tracker;
+
+	private final long startedAtNanos;
+
+	private final AtomicBoolean outcome = new AtomicBoolean();
+
+	private final AtomicBoolean lost = new AtomicBoolean();
+
+	private final AtomicBoolean released = new AtomicBoolean();
+
+	private Tracking(String name, LockTracker tracker, long startedAtNanos) {
+		this.name = name;
+		this.tracker = tracker;
+		this.startedAtNanos = startedAtNanos;
+	}
+
+	static Tracking start(LockClientListener listener, String name, String key) {
+		long startedAt = System.nanoTime();
+		if (listener == LockClientListener.NONE) {
+			return new Tracking(name, LockTracker.NONE, startedAt);
+		}
+		LockTracker tracker;
+		try {
+			tracker = listener.acquisitionStarted(name, key);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("LockClientListener failed when lock '" + key + "' was asked for", ex);
+			tracker = LockTracker.NONE;
+		}
+		return new Tracking(name, tracker, startedAt);
+	}
+
+	void acquired(long fencingToken) {
+		if (this.outcome.compareAndSet(false, true)) {
+			Duration waited = Duration.ofNanos(System.nanoTime() - this.startedAtNanos);
+			call(() -> this.tracker.acquired(waited, fencingToken));
+		}
+	}
+
+	void notAcquired(AcquireOutcome outcome, @Nullable Throwable failure) {
+		if (this.outcome.compareAndSet(false, true)) {
+			Duration waited = Duration.ofNanos(System.nanoTime() - this.startedAtNanos);
+			call(() -> this.tracker.notAcquired(outcome, waited, failure));
+		}
+	}
+
+	void lost(LossReason reason) {
+		if (this.lost.compareAndSet(false, true)) {
+			call(() -> this.tracker.lost(reason));
+		}
+	}
+
+	void released(@Nullable Throwable failure) {
+		if (this.released.compareAndSet(false, true)) {
+			call(() -> this.tracker.released(failure));
+		}
+	}
+
+	private void call(Runnable event) {
+		if (this.tracker == LockTracker.NONE) {
+			return;
+		}
+		try {
+			event.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("LockTracker of a lock named '" + this.name + "' failed", ex);
+		}
+	}
+
+}
