@@ -95,11 +95,14 @@ public interface LockStore extends AutoCloseable {
 	boolean expireAfter(String key, String token, Duration remaining);
 
 	/**
-	 * Extend the lease of every lock that still holds its token. Never throws: a part of
-	 * the batch the backend could not renew is reported as {@link RenewalOutcome#FAILED}.
+	 * Extend the lease of every lock that still holds its token. A part of the batch the
+	 * backend could not renew while other parts were renewed is reported as
+	 * {@link RenewalOutcome#FAILED}.
 	 * @param renewals the locks to renew with their owner tokens
 	 * @param lease the new lease, counted from now
 	 * @return one outcome per renewal, in the same order
+	 * @throws LockBackendException if the backend could not renew any part of the batch;
+	 * the client then treats every renewal as failed and reports the cause
 	 */
 	List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease);
 

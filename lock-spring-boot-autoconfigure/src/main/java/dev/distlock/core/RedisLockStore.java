@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
+import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -197,9 +198,10 @@ public final class RedisLockStore implements LockStore {
 			groups = slotGroups(renewals);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not reach Redis to renew lock leases", ex);
-			return outcomes;
+			throw new LockBackendException(renewals.get(0).key(), "renew", ex);
 		}
+		RuntimeException failure = null;
+		int failedGroups = 0;
 		for (List<Integer> group : groups.values()) {
 			try {
 				List<Boolean> renewed = this.commands.renew(
@@ -211,7 +213,12 @@ public final class RedisLockStore implements LockStore {
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Could not renew " + group.size() + " lock lease(s)", ex);
+				failure = ex;
+				failedGroups++;
 			}
+		}
+		if (failure != null && failedGroups == groups.size()) {
+			throw new LockBackendException(renewals.get(0).key(), "renew", failure);
 		}
 		return outcomes;
 	}

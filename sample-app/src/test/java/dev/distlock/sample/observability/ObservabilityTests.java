@@ -255,7 +255,9 @@ class ObservabilityTests {
 		JsonNode down = this.json.readTree(get(context, "actuator/health/distlock").body());
 		assertThat(down.get("status").asString()).isEqualTo("DOWN");
 		assertThat(down.get("details").get("held").asInt()).isOne();
-		assertThat(down.get("details").get("lastRenewalError").asString()).contains("not renewed");
+		assertThat(down.get("details").get("lastRenewalError").asString()).contains("not renewed")
+			.as("names the Redis failure")
+			.contains("Redis failed to renew");
 		assertThat(down.get("details").get("lastRenewalErrorTime").asString()).isNotBlank();
 		redis.start();
 		await().atMost(Duration.ofSeconds(20))
