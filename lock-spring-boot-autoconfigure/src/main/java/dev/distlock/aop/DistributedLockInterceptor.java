@@ -38,7 +38,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.util.Assert;
 
 /**
  * Runs a {@code @DistributedLock} method under its lock: evaluates the key, acquires,
@@ -88,7 +87,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
-		Assert.state(target != null, "@DistributedLock needs a target instance");
+		if (target == null) {
+			throw new IllegalStateException("@DistributedLock needs a target instance");
+		}
 		Class<?> targetClass = AopProxyUtils.ultimateTargetClass(target);
 		LockOperation operation = this.operations.getOperation(invocation.getMethod(), targetClass);
 		if (operation == null) {

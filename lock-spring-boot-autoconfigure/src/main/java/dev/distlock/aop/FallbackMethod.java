@@ -95,7 +95,7 @@ final class FallbackMethod {
 	 * @throws Throwable what the fallback throws
 	 */
 	@Nullable Object invoke(Object target, @Nullable Object[] arguments, LockAcquisitionException failure) throws Throwable {
-		Object[] fallbackArguments = arguments;
+		@Nullable Object[] fallbackArguments = arguments;
 		if (this.passesException) {
 			fallbackArguments = Arrays.copyOf(arguments, arguments.length + 1);
 			fallbackArguments[arguments.length] = failure;

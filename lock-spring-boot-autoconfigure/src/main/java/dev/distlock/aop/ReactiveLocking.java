@@ -150,13 +150,16 @@ final class ReactiveLocking {
 	 */
 	private static final class NotAcquired extends RuntimeException {
 
+		private final DistributedLockException failure;
+
 		NotAcquired(DistributedLockException failure) {
 			super(failure.getMessage(), failure, false, false);
+			this.failure = failure;
 		}
 
 		@Override
 		public synchronized DistributedLockException getCause() {
-			return (DistributedLockException) super.getCause();
+			return this.failure;
 		}
 
 	}

@@ -288,7 +288,10 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	private static @Nullable String clientIdOf(@Nullable String token) {
-		int separator = (token != null) ? token.lastIndexOf(':') : -1;
+		if (token == null) {
+			return null;
+		}
+		int separator = token.lastIndexOf(':');
 		return (separator > 0) ? token.substring(0, separator) : null;
 	}
 
@@ -672,7 +675,9 @@ public final class DefaultLockClient implements LockClient {
 
 	private static Lease threadLease(LockEntry entry) {
 		Lease lease = entry.threadLease;
-		Assert.state(lease != null, () -> "Lock '" + entry.key + "' has no lease");
+		if (lease == null) {
+			throw new IllegalStateException("Lock '" + entry.key + "' has no lease");
+		}
 		return lease;
 	}
 

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.SyncTaskExecutor;
@@ -107,7 +108,7 @@ final class PatternReleaseNotifications implements ReleaseNotifications, Message
 	}
 
 	@Override
-	public void onMessage(Message message, byte[] pattern) {
+	public void onMessage(Message message, byte @Nullable [] pattern) {
 		this.listeners.wake(new String(message.getChannel(), StandardCharsets.UTF_8));
 	}
 

@@ -160,7 +160,7 @@ final class RedisLockCommands {
 		return reply.stream().map((renewed) -> renewed == 1L).toList();
 	}
 
-	private static <T> @Nullable T call(LockKeys keys, String operation, Supplier<@Nullable T> call) {
+	private static <T> @Nullable T call(LockKeys keys, String operation, Supplier<? extends @Nullable T> call) {
 		try {
 			return call.get();
 		}

@@ -91,7 +91,7 @@ final class RedisLockInspection {
 		return StringUtils.hasLength(owner) ? owner : null;
 	}
 
-	private static <T> @Nullable T call(LockKeys keys, String operation, Supplier<@Nullable T> call) {
+	private static <T> @Nullable T call(LockKeys keys, String operation, Supplier<? extends @Nullable T> call) {
 		try {
 			return call.get();
 		}
