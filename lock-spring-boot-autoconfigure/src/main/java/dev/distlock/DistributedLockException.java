@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  */
 public class DistributedLockException extends RuntimeException {
 
+	/**
+	 * Key of the lock.
+	 */
 	private final String key;
 
 	/**

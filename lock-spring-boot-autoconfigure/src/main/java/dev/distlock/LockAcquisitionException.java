@@ -30,8 +30,14 @@ import org.jspecify.annotations.Nullable;
  */
 public class LockAcquisitionException extends DistributedLockException {
 
+	/**
+	 * How long the caller was prepared to wait.
+	 */
 	private final Duration waitTime;
 
+	/**
+	 * Lease the holder had left when last seen, if known.
+	 */
 	private final @Nullable Duration holderLeaseRemaining;
 
 	/**

@@ -34,10 +34,19 @@ import org.jspecify.annotations.Nullable;
  */
 public class LockReleaseFailedException extends LockBackendException {
 
+	/**
+	 * Result of the method, not serialized.
+	 */
 	private final transient @Nullable Object result;
 
+	/**
+	 * Whether a transaction that began inside the lock had committed.
+	 */
 	private final boolean transactionCommitted;
 
+	/**
+	 * Detail message.
+	 */
 	private final String message;
 
 	/**

@@ -59,8 +59,14 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	 */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
+	/**
+	 * Pointcut matching methods annotated with {@code @DistributedLock}.
+	 */
 	private final Pointcut pointcut;
 
+	/**
+	 * Interceptor that locks around the call.
+	 */
 	private final DistributedLockInterceptor advice;
 
 	/**

@@ -48,8 +48,14 @@ import org.springframework.util.Assert;
  */
 public class LockReleaseFailedEvent extends ApplicationEvent {
 
+	/**
+	 * Locked method whose lock could not be released.
+	 */
 	private final Method method;
 
+	/**
+	 * Failure of the release.
+	 */
 	private final DistributedLockException exception;
 
 	/**

@@ -68,58 +68,114 @@ public class DistlockProperties {
 
 	private final Endpoint endpoint = new Endpoint();
 
+	/**
+	 * Return whether distlock is enabled.
+	 * @return whether distlock is enabled
+	 */
 	public boolean isEnabled() {
 		return this.enabled;
 	}
 
+	/**
+	 * Set whether distlock is enabled.
+	 * @param enabled whether distlock is enabled
+	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
 	}
 
+	/**
+	 * Return the key prefix.
+	 * @return the key prefix
+	 */
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
 
+	/**
+	 * Set the key prefix.
+	 * @param keyPrefix the key prefix
+	 */
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
 	}
 
+	/**
+	 * Return the wait time.
+	 * @return the wait time
+	 */
 	public Duration getWaitTime() {
 		return this.waitTime;
 	}
 
+	/**
+	 * Set the wait time.
+	 * @param waitTime the wait time
+	 */
 	public void setWaitTime(Duration waitTime) {
 		this.waitTime = waitTime;
 	}
 
+	/**
+	 * Return the watchdog lease.
+	 * @return the watchdog lease
+	 */
 	public Duration getWatchdogLease() {
 		return this.watchdogLease;
 	}
 
+	/**
+	 * Set the watchdog lease.
+	 * @param watchdogLease the watchdog lease
+	 */
 	public void setWatchdogLease(Duration watchdogLease) {
 		this.watchdogLease = watchdogLease;
 	}
 
+	/**
+	 * Return the close timeout.
+	 * @return the close timeout
+	 */
 	public Duration getCloseTimeout() {
 		return this.closeTimeout;
 	}
 
+	/**
+	 * Set the close timeout.
+	 * @param closeTimeout the close timeout
+	 */
 	public void setCloseTimeout(Duration closeTimeout) {
 		this.closeTimeout = closeTimeout;
 	}
 
+	/**
+	 * Return the renewal batch size.
+	 * @return the renewal batch size
+	 */
 	public int getRenewalBatchSize() {
 		return this.renewalBatchSize;
 	}
 
+	/**
+	 * Set the renewal batch size.
+	 * @param renewalBatchSize the renewal batch size
+	 */
 	public void setRenewalBatchSize(int renewalBatchSize) {
 		this.renewalBatchSize = renewalBatchSize;
 	}
 
+	/**
+	 * Return the aspect.
+	 * @return the aspect
+	 */
 	public Aspect getAspect() {
 		return this.aspect;
 	}
 
+	/**
+	 * Return the endpoint.
+	 * @return the endpoint
+	 */
 	public Endpoint getEndpoint() {
 		return this.endpoint;
 	}
@@ -144,10 +200,18 @@ public class DistlockProperties {
 		 */
 		private int order = 2147483547;
 
+		/**
+		 * Return the order.
+		 * @return the order
+		 */
 		public int getOrder() {
 			return this.order;
 		}
 
+		/**
+		 * Set the order.
+		 * @param order the order
+		 */
 		public void setOrder(int order) {
 			this.order = order;
 		}
@@ -166,10 +230,18 @@ public class DistlockProperties {
 		 */
 		private boolean forceRelease = false;
 
+		/**
+		 * Return whether the endpoint may force-release a lock.
+		 * @return whether force-release is allowed
+		 */
 		public boolean isForceRelease() {
 			return this.forceRelease;
 		}
 
+		/**
+		 * Set whether the endpoint may force-release a lock.
+		 * @param forceRelease whether force-release is allowed
+		 */
 		public void setForceRelease(boolean forceRelease) {
 			this.forceRelease = forceRelease;
 		}
