@@ -19,6 +19,7 @@ package dev.distlock.autoconfigure;
 import java.time.Duration;
 
 import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.ReplicaAcknowledgement;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -65,6 +66,8 @@ public class DistlockProperties {
 	private int renewalBatchSize = 500;
 
 	private final Aspect aspect = new Aspect();
+
+	private final Replication replication = new Replication();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -118,12 +121,59 @@ public class DistlockProperties {
 		return this.aspect;
 	}
 
+	public Replication getReplication() {
+		return this.replication;
+	}
+
 	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
 	 */
 	public LockClientSettings toClientSettings() {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+	}
+
+	/**
+	 * Replica acknowledgement of lock grants.
+	 */
+	public static class Replication {
+
+		/**
+		 * Number of replicas that must acknowledge a lock grant (Redis WAIT) before the
+		 * lock counts as acquired; with fewer, the grant is released and the acquisition
+		 * fails. Zero does not wait for replicas. Needs Lettuce.
+		 */
+		private int minReplicas = 0;
+
+		/**
+		 * How long an acquisition waits for the replicas to acknowledge its grant.
+		 */
+		private Duration timeout = Duration.ofMillis(500);
+
+		public int getMinReplicas() {
+			return this.minReplicas;
+		}
+
+		public void setMinReplicas(int minReplicas) {
+			this.minReplicas = minReplicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		/**
+		 * Return the replica acknowledgement these properties describe.
+		 * @return the replica acknowledgement
+		 */
+		public ReplicaAcknowledgement toAcknowledgement() {
+			return new ReplicaAcknowledgement(this.minReplicas, this.timeout);
+		}
+
 	}
 
 	/**

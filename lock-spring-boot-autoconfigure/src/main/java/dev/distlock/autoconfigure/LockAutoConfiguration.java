@@ -63,7 +63,8 @@ public final class LockAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		RedisLockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
-			return new RedisLockStore(redisTemplate, properties.getKeyPrefix());
+			return new RedisLockStore(redisTemplate, properties.getKeyPrefix(),
+					properties.getReplication().toAcknowledgement());
 		}
 
 	}
