@@ -255,12 +255,14 @@ class FaultSuiteTests {
 	@Order(4)
 	void aSentinelFailoverLosesFewerLocksWithReplicaAcknowledgement() throws Exception {
 		ScenarioResult unacknowledged = new ScenarioResult(
-				"Sentinel failover, master killed right after a grant, replication delayed 50 ms: no replica acknowledgement");
+				"Sentinel failover, master killed right after a grant on an idle key, replication delayed 50 ms: "
+						+ "no replica acknowledgement");
 		ScenarioResult acknowledged = new ScenarioResult(
 				"Same failover with replica acknowledgement (min-replicas 1, timeout 500 ms)");
 		for (ScenarioResult result : List.of(unacknowledged, acknowledged)) {
-			result.note("3 instances, lease 8 s, Sentinel down-after 1 s; the holder hit works on for 6 s; "
-					+ "the killed master is restarted empty as a replica of the new master once the Sentinel named it");
+			result
+				.note("3 instances (200 ms between holds), lease 8 s, Sentinel down-after 1 s; the holder hit works on for 6 s; "
+						+ "the killed master is restarted empty as a replica of the new master once the Sentinel named it");
 		}
 		List<Long> promotions = new ArrayList<>();
 		AtomicLong unacknowledgedFailures = new AtomicLong();
@@ -307,11 +309,16 @@ class FaultSuiteTests {
 				link.get().delayToClients(Duration.ofMillis(50));
 				AtomicLong faultAt = new AtomicLong();
 				AtomicBoolean armed = new AtomicBoolean();
+				AtomicLong lastBeliefEnd = new AtomicLong(System.nanoTime());
 				Hooks hooks = new Hooks() {
 
 					@Override
 					public GrantAction afterGrant(String worker, LockHold hold) {
-						if (!armed.compareAndSet(true, false)) {
+						// a grant on a key idle for longer than the replication delay:
+						// the release
+						// before it reached the replica, the grant itself has not
+						if (System.nanoTime() - lastBeliefEnd.get() < TimeUnit.MILLISECONDS.toNanos(150)
+								|| !armed.compareAndSet(true, false)) {
 							return GrantAction.NONE;
 						}
 						group.masterServer().kill();
@@ -322,13 +329,18 @@ class FaultSuiteTests {
 						return new GrantAction(true, 6000);
 					}
 
+					@Override
+					public void beliefEnded(String worker, String key) {
+						lastBeliefEnd.set(System.nanoTime());
+					}
+
 				};
 				Workload workload = new Workload(resource);
 				for (int i = 0; i < 3; i++) {
 					ClientInstance instance = ClientInstance.on(group, Duration.ofSeconds(1), lease, acknowledgement);
 					instances.add(instance);
-					workload.add("instance-" + i, instance.client(), key, Plan.continuous(Duration.ofSeconds(2), 20),
-							hooks);
+					workload.add("instance-" + i, instance.client(), key,
+							Plan.continuous(Duration.ofSeconds(2), 20).withThinkTime(200), hooks);
 				}
 				AtomicLong promotedAt = new AtomicLong();
 				Thread watcher = new Thread(() -> {
@@ -395,7 +407,7 @@ class FaultSuiteTests {
 
 					};
 					Workload workload = new Workload(resource);
-					Plan plan = Plan.continuous(Duration.ofSeconds(1), 20);
+					Plan plan = Plan.continuous(Duration.ofSeconds(1), 20).withThinkTime(20);
 					workload.add("behind-proxy", behindProxy.client(), key, plan, hooks);
 					workload.add("second", second.client(), key, plan, hooks);
 					workload.add("third", third.client(), key, plan, hooks);
@@ -500,7 +512,7 @@ class FaultSuiteTests {
 					String key = "many-waiters/" + threads + "/" + run + "/";
 					resource.create(key);
 					Workload workload = new Workload(resource, threadFactory);
-					Plan plan = new Plan(Duration.ofSeconds(120), null, 0, 1);
+					Plan plan = new Plan(Duration.ofSeconds(120), null, 0, 1, 0);
 					for (int i = 0; i < threads; i++) {
 						workload.add("waiter-" + i, instances.get(i % 3).client(), key, plan, Hooks.NONE);
 					}
@@ -582,13 +594,21 @@ class FaultSuiteTests {
 				workload.add("soak-" + i, ((i % 2 == 0) ? first : second).client(), keys, plan, hooks);
 			}
 			workload.start();
-			Thread.sleep(Math.max(3000, duration.toMillis() / 10));
+			long warmUp = Math.max(3000, duration.toMillis() / 10);
+			Thread.sleep(warmUp);
 			long heapBefore = usedHeapAfterGc(memory);
 			int threadsBefore = Thread.activeCount();
 			long holdsBefore = workload.completedCount();
-			Thread.sleep(duration.toMillis() - Math.max(3000, duration.toMillis() / 10));
+			List<String> heapSamples = new ArrayList<>(List.of(String.format("%.1f", heapBefore / 1048576.0)));
+			for (int sample = 0; sample < 3; sample++) {
+				Thread.sleep((duration.toMillis() - warmUp) / 3);
+				if (sample < 2) {
+					heapSamples.add(String.format("%.1f", usedHeapAfterGc(memory) / 1048576.0));
+				}
+			}
 			long holdsDuring = workload.completedCount() - holdsBefore;
 			long heapAfter = usedHeapAfterGc(memory);
+			heapSamples.add(String.format("%.1f", heapAfter / 1048576.0));
 			int threadsAfter = Thread.activeCount();
 			workload.stop(Duration.ofSeconds(30));
 			long keysUsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / 100 * 32;
@@ -603,9 +623,10 @@ class FaultSuiteTests {
 					resource.lostUpdates("soak/", Kind.FENCED), resource.lostUpdates("soak/", Kind.UNFENCED), null));
 			long growth = heapAfter - heapBefore;
 			result.note(String.format(
-					"%,d holds on about %,d distinct keys; after the warm-up: heap after GC %.1f -> %.1f MB (%+d B per hold), "
-							+ "threads %d -> %d; at the end: %d lock keys in Redis, %d leases renewed, %d keys of any kind one lease later",
-					workload.completedCount(), keysUsed, heapBefore / 1048576.0, heapAfter / 1048576.0,
+					"%,d holds on about %,d distinct keys; heap after GC from the end of the warm-up, by thirds: %s MB "
+							+ "(%+d B per hold), threads %d -> %d; at the end: %d lock keys in Redis, %d leases renewed, "
+							+ "%d keys of any kind one lease later",
+					workload.completedCount(), keysUsed, String.join(" -> ", heapSamples),
 					(holdsDuring > 0) ? growth / holdsDuring : 0, threadsBefore, threadsAfter, lockKeysLeft, renewing,
 					allKeysLeft));
 			report.add(result);

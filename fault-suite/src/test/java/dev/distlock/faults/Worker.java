@@ -147,6 +147,9 @@ final class Worker implements Runnable {
 					System.err.println("[fault suite] worker " + this.name + " failed a hold: " + ex);
 				}
 			}
+			if (this.plan.thinkMillis() > 0) {
+				sleep(this.plan.thinkMillis());
+			}
 		}
 	}
 
@@ -254,11 +257,17 @@ final class Worker implements Runnable {
 	 * @param lease a fixed lease, or {@code null} for the watchdog lease
 	 * @param workMillis how long the holder works between its reads and its writes
 	 * @param maxCycles how many cycles to run at most
+	 * @param thinkMillis how long the worker pauses after a release before it acquires
+	 * again
 	 */
-	record Plan(Duration waitTime, @Nullable Duration lease, long workMillis, int maxCycles) {
+	record Plan(Duration waitTime, @Nullable Duration lease, long workMillis, int maxCycles, long thinkMillis) {
 
 		static Plan continuous(Duration waitTime, long workMillis) {
-			return new Plan(waitTime, null, workMillis, Integer.MAX_VALUE);
+			return new Plan(waitTime, null, workMillis, Integer.MAX_VALUE, 0);
+		}
+
+		Plan withThinkTime(long millis) {
+			return new Plan(this.waitTime, this.lease, this.workMillis, this.maxCycles, millis);
 		}
 
 	}
