@@ -261,7 +261,7 @@ class FaultSuiteTests {
 				"Same failover with replica acknowledgement (min-replicas 1, timeout 500 ms)");
 		for (ScenarioResult result : List.of(unacknowledged, acknowledged)) {
 			result
-				.note("3 instances (200 ms between holds), lease 8 s, Sentinel down-after 1 s; the holder hit works on for 6 s; "
+				.note("3 instances (0-400 ms between holds), lease 8 s, Sentinel down-after 1 s; the holder hit works on for 6 s; "
 						+ "the killed master is restarted empty as a replica of the new master once the Sentinel named it");
 		}
 		List<Long> promotions = new ArrayList<>();
@@ -317,7 +317,7 @@ class FaultSuiteTests {
 						// a grant on a key idle for longer than the replication delay:
 						// the release
 						// before it reached the replica, the grant itself has not
-						if (System.nanoTime() - lastBeliefEnd.get() < TimeUnit.MILLISECONDS.toNanos(150)
+						if (System.nanoTime() - lastBeliefEnd.get() < TimeUnit.MILLISECONDS.toNanos(120)
 								|| !armed.compareAndSet(true, false)) {
 							return GrantAction.NONE;
 						}

@@ -17,6 +17,7 @@
 package dev.distlock.faults;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -148,7 +149,7 @@ final class Worker implements Runnable {
 				}
 			}
 			if (this.plan.thinkMillis() > 0) {
-				sleep(this.plan.thinkMillis());
+				sleep(ThreadLocalRandom.current().nextLong(2 * this.plan.thinkMillis() + 1));
 			}
 		}
 	}
@@ -258,7 +259,7 @@ final class Worker implements Runnable {
 	 * @param workMillis how long the holder works between its reads and its writes
 	 * @param maxCycles how many cycles to run at most
 	 * @param thinkMillis how long the worker pauses after a release before it acquires
-	 * again
+	 * again, on average (uniform between 0 and twice that)
 	 */
 	record Plan(Duration waitTime, @Nullable Duration lease, long workMillis, int maxCycles, long thinkMillis) {
 
