@@ -16,8 +16,11 @@
 
 package dev.distlock.faults;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.distlock.core.LockHold;
 import dev.distlock.core.ReplicaAcknowledgement;
@@ -182,7 +187,7 @@ class FaultSuiteTests {
 				"Redis killed (SIGKILL) right after a grant and restarted empty, no persistence");
 		result.note("3 instances x 2 threads, lease 3 s");
 		try (RedisServerHandle server = TestRedis.startServer()) {
-			for (int run = 0; run < tier.pick(2, 10); run++) {
+			for (int run = 0; run < tier.pick(1, 10); run++) {
 				String key = "redis-restarted/" + run + "/";
 				AtomicLong faultAt = new AtomicLong();
 				AtomicBoolean armed = new AtomicBoolean();
@@ -220,7 +225,7 @@ class FaultSuiteTests {
 		ScenarioResult result = new ScenarioResult("Redis paused (SIGSTOP) for 2 s right after a grant, lease 1 s");
 		result.note("3 instances x 2 threads; recovery counted from the start of the pause");
 		try (RedisServerHandle server = TestRedis.startServer()) {
-			for (int run = 0; run < tier.pick(2, 10); run++) {
+			for (int run = 0; run < tier.pick(1, 10); run++) {
 				String key = "redis-paused/" + run + "/";
 				AtomicLong faultAt = new AtomicLong();
 				AtomicBoolean armed = new AtomicBoolean();
@@ -294,9 +299,40 @@ class FaultSuiteTests {
 			.isLessThan(unacknowledged.runsWithALostHold());
 	}
 
+	@Test
+	@Order(5)
+	void aSentinelFailoverRightAfterAReleaseBringsTheReleasedLockBack() throws Exception {
+		int runs = tier.pick(0, 5);
+		assumeTrue(runs > 0, "full tier only");
+		ScenarioResult result = new ScenarioResult(
+				"Sentinel failover, master killed 10 ms after a release, replication delayed 50 ms, holds back to back: "
+						+ "no replica acknowledgement");
+		result.note("3 instances, lease 8 s; the release had not reached the replica, so the promoted replica "
+				+ "still holds the released lock; recovery is when its lease ran out");
+		AtomicLong failures = new AtomicLong();
+		try {
+			for (int run = 0; run < runs; run++) {
+				result.add(failoverRun(ReplicaAcknowledgement.none(), run, new ArrayList<>(), failures, true));
+			}
+		}
+		finally {
+			report.add(result);
+		}
+		assertFencedAndDetected(result);
+		assertThat(result.recoveryMillis()).as("time until another holder got the lock")
+			.allMatch((millis) -> millis > 4000);
+	}
+
 	private RunOutcome failoverRun(ReplicaAcknowledgement acknowledgement, int run, List<Long> promotions,
 			AtomicLong failures) throws Exception {
-		String key = "failover/" + (acknowledgement.isEnabled() ? "acknowledged/" : "unacknowledged/") + run + "/";
+		return failoverRun(acknowledgement, run, promotions, failures, false);
+	}
+
+	private RunOutcome failoverRun(ReplicaAcknowledgement acknowledgement, int run, List<Long> promotions,
+			AtomicLong failures, boolean afterRelease) throws Exception {
+		String key = "failover/"
+				+ (afterRelease ? "after-release/" : acknowledgement.isEnabled() ? "acknowledged/" : "unacknowledged/")
+				+ run + "/";
 		AtomicReference<TcpProxy> link = new AtomicReference<>();
 		Duration lease = Duration.ofSeconds(8);
 		try (RedisSentinelHandle group = TestRedis.startSentinel(Duration.ofSeconds(1), (master) -> {
@@ -315,9 +351,9 @@ class FaultSuiteTests {
 					@Override
 					public GrantAction afterGrant(String worker, LockHold hold) {
 						// a grant on a key idle for longer than the replication delay:
-						// the release
-						// before it reached the replica, the grant itself has not
-						if (System.nanoTime() - lastBeliefEnd.get() < TimeUnit.MILLISECONDS.toNanos(120)
+						// the
+						// release before it reached the replica, the grant itself has not
+						if (afterRelease || System.nanoTime() - lastBeliefEnd.get() < TimeUnit.MILLISECONDS.toNanos(120)
 								|| !armed.compareAndSet(true, false)) {
 							return GrantAction.NONE;
 						}
@@ -332,6 +368,12 @@ class FaultSuiteTests {
 					@Override
 					public void beliefEnded(String worker, String key) {
 						lastBeliefEnd.set(System.nanoTime());
+						if (afterRelease && armed.compareAndSet(true, false)) {
+							later(Duration.ofMillis(10), () -> {
+								group.masterServer().kill();
+								faultAt.set(System.nanoTime());
+							});
+						}
 					}
 
 				};
@@ -340,11 +382,11 @@ class FaultSuiteTests {
 					ClientInstance instance = ClientInstance.on(group, Duration.ofSeconds(1), lease, acknowledgement);
 					instances.add(instance);
 					workload.add("instance-" + i, instance.client(), key,
-							Plan.continuous(Duration.ofSeconds(2), 20).withThinkTime(200), hooks);
+							Plan.continuous(Duration.ofSeconds(2), 20).withThinkTime(afterRelease ? 0 : 200), hooks);
 				}
 				AtomicLong promotedAt = new AtomicLong();
 				Thread watcher = new Thread(() -> {
-					java.net.InetSocketAddress promoted = watchPromotion(group, faultAt, promotedAt);
+					InetSocketAddress promoted = watchPromotion(group, faultAt, promotedAt);
 					group.masterServer().start();
 					if (promoted != null) {
 						replicate(group.master(), promoted);
@@ -357,7 +399,7 @@ class FaultSuiteTests {
 				watcher.setDaemon(true);
 				watcher.start();
 				RunOutcome outcome = runWorkload(workload, key, armed, faultAt, Duration.ofMillis(1500),
-						Duration.ofSeconds(9), Duration.ofSeconds(20));
+						Duration.ofSeconds(7), Duration.ofSeconds(20));
 				watcher.join(10_000);
 				failures.addAndGet(workload.workers().stream().mapToLong(Worker::failedCount).sum());
 				if (promotedAt.get() != 0) {
@@ -377,14 +419,14 @@ class FaultSuiteTests {
 	// A client's link frozen
 
 	@Test
-	@Order(5)
+	@Order(6)
 	void aClientLinkFrozenPastTheLeaseNeverLetsTwoHoldersBelieve() throws Exception {
 		Duration lease = Duration.ofSeconds(1);
 		ScenarioResult result = new ScenarioResult(
 				"One instance's link to Redis frozen (proxy holds all bytes) for 2.5 s right after its grant, lease 1 s");
 		result.note("3 instances, 1 behind the proxy; held bytes are delivered after the thaw");
 		try (RedisServerHandle server = TestRedis.startServer()) {
-			for (int run = 0; run < tier.pick(2, 10); run++) {
+			for (int run = 0; run < tier.pick(1, 10); run++) {
 				String key = "link-frozen/" + run + "/";
 				try (TcpProxy proxy = TcpProxy.start(server.endpoint());
 						ClientInstance behindProxy = ClientInstance.on(proxy.endpoint(), COMMAND_TIMEOUT, lease);
@@ -426,7 +468,7 @@ class FaultSuiteTests {
 	// Lock key deleted or expired early
 
 	@Test
-	@Order(6)
+	@Order(7)
 	void aLockKeyDeletedOrExpiredEarlyIsDetectedAndFencedOff() throws Exception {
 		Duration lease = Duration.ofSeconds(3);
 		ScenarioResult result = new ScenarioResult(
@@ -436,7 +478,7 @@ class FaultSuiteTests {
 			LettuceConnectionFactory adminConnection = TestRedis.connectionFactory(server.endpoint(), COMMAND_TIMEOUT);
 			StringRedisTemplate admin = TestRedis.template(adminConnection);
 			try {
-				for (int run = 0; run < tier.pick(4, 20); run++) {
+				for (int run = 0; run < tier.pick(2, 20); run++) {
 					String key = "key-vanished/" + run + "/";
 					String lockKey = "lock:{" + key + "}";
 					boolean delete = run % 2 == 0;
@@ -478,7 +520,7 @@ class FaultSuiteTests {
 	// Many waiters
 
 	@Test
-	@Order(7)
+	@Order(8)
 	void manyWaitingPlatformThreadsAllGetTheLockWithoutLostWakeUps() throws Exception {
 		int threads = tier.pick(150, 300);
 		ScenarioResult result = manyWaiters("Many waiters: " + threads + " platform threads on one key", threads,
@@ -487,7 +529,7 @@ class FaultSuiteTests {
 	}
 
 	@Test
-	@Order(8)
+	@Order(9)
 	void manyWaitingVirtualThreadsAllGetTheLockWithoutLostWakeUps() throws Exception {
 		int threads = tier.pick(1000, 3000);
 		ThreadFactory virtualThreads = virtualThreads();
@@ -553,7 +595,7 @@ class FaultSuiteTests {
 	// Soak
 
 	@Test
-	@Order(9)
+	@Order(10)
 	void aLongSoakOfDistinctKeysLeaksNoHeapThreadsOrRedisKeys() throws Exception {
 		Duration duration = Duration.ofSeconds(tier.pick(8, 150));
 		Duration lease = Duration.ofSeconds(2);
@@ -586,7 +628,7 @@ class FaultSuiteTests {
 			Workload workload = new Workload(resource);
 			workload.countOnly();
 			Plan plan = Plan.continuous(Duration.ofSeconds(2), 1);
-			java.util.function.Supplier<String> keys = () -> {
+			Supplier<String> keys = () -> {
 				long window = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / 100;
 				return "soak/" + (window * 32 + ThreadLocalRandom.current().nextInt(32)) + "/";
 			};
@@ -730,7 +772,7 @@ class FaultSuiteTests {
 			Path runs = Files.createDirectories(output.resolve("runs"));
 			Files.writeString(runs.resolve(key.replaceAll("[^A-Za-z0-9-]+", "_") + "csv"), lines);
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}
@@ -787,14 +829,14 @@ class FaultSuiteTests {
 	 * Record when the Sentinel names another master than the one killed at
 	 * {@code faultAt}.
 	 */
-	private static java.net.@Nullable InetSocketAddress watchPromotion(RedisSentinelHandle group, AtomicLong faultAt,
+	private static @Nullable InetSocketAddress watchPromotion(RedisSentinelHandle group, AtomicLong faultAt,
 			AtomicLong promotedAt) {
 		RedisClient client = RedisClient.create(RedisURI.create(group.sentinel().host(), group.sentinel().port()));
 		try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
 			while (System.nanoTime() - deadline < 0) {
-				java.net.SocketAddress master = connection.sync().getMasterAddrByName(RedisSentinelHandle.MASTER_NAME);
-				if (faultAt.get() != 0 && master instanceof java.net.InetSocketAddress address
+				SocketAddress master = connection.sync().getMasterAddrByName(RedisSentinelHandle.MASTER_NAME);
+				if (faultAt.get() != 0 && master instanceof InetSocketAddress address
 						&& address.getPort() != group.master().port()) {
 					promotedAt.set(System.nanoTime());
 					return address;
@@ -817,7 +859,7 @@ class FaultSuiteTests {
 	 * the Sentinel for the master would (left alone, the Sentinel turns a returning
 	 * master into a replica only after 8 s and more).
 	 */
-	private static void replicate(RedisEndpoint server, java.net.InetSocketAddress master) {
+	private static void replicate(RedisEndpoint server, InetSocketAddress master) {
 		admin(server, (redis) -> {
 		}, (redis) -> redis.execute((RedisCallback<Void>) (connection) -> {
 			connection.serverCommands().replicaOf(master.getHostString(), master.getPort());
@@ -861,7 +903,7 @@ class FaultSuiteTests {
 	}
 
 	private static <T> T admin(RedisEndpoint endpoint, Consumer<StringRedisTemplate> prepare,
-			java.util.function.Function<StringRedisTemplate, T> call) {
+			Function<StringRedisTemplate, T> call) {
 		LettuceConnectionFactory connectionFactory = TestRedis.connectionFactory(endpoint, Duration.ofSeconds(5));
 		try {
 			StringRedisTemplate redis = TestRedis.template(connectionFactory);
