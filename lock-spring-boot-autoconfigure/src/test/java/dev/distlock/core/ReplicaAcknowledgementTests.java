@@ -32,6 +32,7 @@ import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -114,7 +115,9 @@ class ReplicaAcknowledgementTests {
 			StringRedisTemplate redis = TestRedis.template(application);
 			redis.opsForValue().set("app:key", "value");
 			Duration timeout = Duration.ofMillis(1500);
-			// A server without replicas: every WAIT runs to its timeout
+			// A server without replicas: every WAIT runs to its timeout (1.5 s), so a GET
+			// queued
+			// behind one would take more than a second
 			try (DefaultLockClient client = client(application, new ReplicaAcknowledgement(1, timeout))) {
 				long started = System.nanoTime();
 				List<CompletableFuture<LockHold>> acquisitions = new ArrayList<>();
@@ -125,7 +128,7 @@ class ReplicaAcknowledgementTests {
 				long getStarted = System.nanoTime();
 				assertThat(redis.opsForValue().get("app:key")).isEqualTo("value");
 				assertThat(elapsedMillis(getStarted)).as("GET on the application's template while WAITs are pending")
-					.isLessThan(250);
+					.isLessThan(800);
 				assertThat(acquisitions).noneMatch(CompletableFuture::isDone);
 				for (CompletableFuture<LockHold> acquisition : acquisitions) {
 					assertThatExceptionOfType(ExecutionException.class)
@@ -135,6 +138,33 @@ class ReplicaAcknowledgementTests {
 				assertThat(elapsedMillis(started)).as("four acquisitions waiting at once")
 					.isLessThan(timeout.toMillis() * 2);
 				assertThat(redis.keys("lock:{waiting:*}")).isEmpty();
+			}
+			finally {
+				application.destroy();
+			}
+		}
+	}
+
+	@Test
+	void aWaitOnTheApplicationsSharedConnectionWouldHoldUpItsOtherCommands() throws Exception {
+		// Why the store waits on connections of its own: the hazard, shown directly
+		try (RedisServerHandle server = TestRedis.startServer()) {
+			LettuceConnectionFactory application = TestRedis.connectionFactory(server.endpoint(), COMMAND_TIMEOUT);
+			StringRedisTemplate redis = TestRedis.template(application);
+			redis.opsForValue().set("app:key", "value");
+			try {
+				CompletableFuture<Object> wait = CompletableFuture
+					.supplyAsync(() -> redis.execute((RedisCallback<Object>) (connection) -> connection.execute("WAIT",
+							"1".getBytes(), "1000".getBytes())));
+				Thread.sleep(200);
+				long getStarted = System.nanoTime();
+				assertThat(redis.opsForValue().get("app:key")).isEqualTo("value");
+				assertThat(elapsedMillis(getStarted)).as("GET queued behind a WAIT on the shared connection")
+					.isGreaterThanOrEqualTo(500);
+				// Spring Data Redis cannot decode WAIT's integer reply to a custom
+				// command;
+				// only that the command ended matters here
+				assertThat(wait.handle((reply, failure) -> true).get(10, TimeUnit.SECONDS)).isTrue();
 			}
 			finally {
 				application.destroy();
