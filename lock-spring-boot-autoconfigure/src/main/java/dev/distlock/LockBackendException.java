@@ -16,6 +16,8 @@
 
 package dev.distlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when Redis could not be reached or did not answer within the command timeout
  * while acquiring, checking or releasing a lock. Acquisition fails closed: the protected
@@ -34,6 +36,16 @@ public class LockBackendException extends DistributedLockException {
 	 */
 	public LockBackendException(String key, String operation, Throwable cause) {
 		super(key, "Redis failed to " + operation + " lock '" + key + "': " + cause.getMessage(), cause);
+	}
+
+	/**
+	 * Create a new exception with a message of its own, for subclasses.
+	 * @param key the lock key
+	 * @param cause the cause, if any
+	 * @param message the detail message
+	 */
+	protected LockBackendException(String key, @Nullable Throwable cause, String message) {
+		super(key, message, cause);
 	}
 
 }

@@ -19,6 +19,7 @@ package dev.distlock.autoconfigure;
 import java.time.Duration;
 
 import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.ReplicaAcknowledgement;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -67,6 +68,8 @@ public class DistlockProperties {
 	private final Aspect aspect = new Aspect();
 
 	private final Endpoint endpoint = new Endpoint();
+
+	private final Replication replication = new Replication();
 
 	/**
 	 * Return whether distlock is enabled.
@@ -173,6 +176,14 @@ public class DistlockProperties {
 	}
 
 	/**
+	 * Return the replica acknowledgement properties.
+	 * @return the replica acknowledgement properties
+	 */
+	public Replication getReplication() {
+		return this.replication;
+	}
+
+	/**
 	 * Return the endpoint.
 	 * @return the endpoint
 	 */
@@ -186,6 +197,65 @@ public class DistlockProperties {
 	 */
 	public LockClientSettings toClientSettings() {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+	}
+
+	/**
+	 * Replica acknowledgement of lock grants.
+	 */
+	public static class Replication {
+
+		/**
+		 * Number of replicas that must acknowledge a lock grant (Redis WAIT) before the
+		 * lock counts as acquired; with fewer, the grant is released and the acquisition
+		 * fails. Zero does not wait for replicas. Needs Lettuce.
+		 */
+		private int minReplicas = 0;
+
+		/**
+		 * How long an acquisition waits for the replicas to acknowledge its grant.
+		 */
+		private Duration timeout = Duration.ofMillis(500);
+
+		/**
+		 * Return how many replicas must acknowledge a grant.
+		 * @return the number of replicas
+		 */
+		public int getMinReplicas() {
+			return this.minReplicas;
+		}
+
+		/**
+		 * Set how many replicas must acknowledge a grant.
+		 * @param minReplicas the number of replicas
+		 */
+		public void setMinReplicas(int minReplicas) {
+			this.minReplicas = minReplicas;
+		}
+
+		/**
+		 * Return how long an acquisition waits for the acknowledgements.
+		 * @return the timeout
+		 */
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		/**
+		 * Set how long an acquisition waits for the acknowledgements.
+		 * @param timeout the timeout
+		 */
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		/**
+		 * Return the replica acknowledgement these properties describe.
+		 * @return the replica acknowledgement
+		 */
+		public ReplicaAcknowledgement toAcknowledgement() {
+			return new ReplicaAcknowledgement(this.minReplicas, this.timeout);
+		}
+
 	}
 
 	/**

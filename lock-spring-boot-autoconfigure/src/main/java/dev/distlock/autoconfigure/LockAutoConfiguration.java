@@ -67,7 +67,8 @@ public final class LockAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		RedisLockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
-			return new RedisLockStore(redisTemplate, properties.getKeyPrefix());
+			return new RedisLockStore(redisTemplate, properties.getKeyPrefix(),
+					properties.getReplication().toAcknowledgement());
 		}
 
 	}

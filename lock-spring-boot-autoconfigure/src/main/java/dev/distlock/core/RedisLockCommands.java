@@ -59,6 +59,15 @@ final class RedisLockCommands {
 		List<Long> reply = requireReply(keys, "acquire",
 				call(keys, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
 						List.of(keys.lockKey(), keys.fenceKey()), token, Long.toString(lease.toMillis()))));
+		return toAttempt(reply);
+	}
+
+	/**
+	 * Read the reply of the acquire script.
+	 * @param reply {@code {1, fence}} or {@code {0, pttl}}
+	 * @return the outcome
+	 */
+	static Attempt toAttempt(List<Long> reply) {
 		if (reply.get(0) == 1L) {
 			return Attempt.granted(reply.get(1));
 		}

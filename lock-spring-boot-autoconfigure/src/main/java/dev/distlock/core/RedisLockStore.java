@@ -113,6 +113,10 @@ public final class RedisLockStore implements LockStore {
 
 	private final RedisLockCommands commands;
 
+	private final ReplicaAcknowledgement acknowledgement;
+
+	private final @Nullable AcknowledgedAcquire acknowledgedAcquire;
+
 	private volatile @Nullable Boolean cluster;
 
 	private volatile @Nullable ReleaseNotifications notifications;
@@ -134,6 +138,24 @@ public final class RedisLockStore implements LockStore {
 	 * {@code "lock:"}; must not contain hash-tag braces
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix) {
+		this(redis, keyPrefix, ReplicaAcknowledgement.none());
+	}
+
+	/**
+	 * Create a store that reports a grant only once {@code acknowledgement} replicas
+	 * acknowledged it (see {@link ReplicaAcknowledgement}). Waiting for replicas needs a
+	 * {@link LettuceConnectionFactory} (standalone, Sentinel or Cluster): the store opens
+	 * a few connections of its own with the factory's client, so that {@code WAIT} never
+	 * blocks the application's shared connection.
+	 * @param redis the template to run commands with
+	 * @param keyPrefix prefix of every Redis key and channel the store uses, for example
+	 * {@code "lock:"}; must not contain hash-tag braces
+	 * @param acknowledgement how many replicas must acknowledge a grant, and how long to
+	 * wait for them
+	 * @throws IllegalStateException if replicas are to be waited for and the template's
+	 * connection factory is not a {@link LettuceConnectionFactory}
+	 */
+	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, ReplicaAcknowledgement acknowledgement) {
 		Assert.notNull(redis, "'redis' must not be null");
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		Assert.isTrue(keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0,
@@ -144,6 +166,9 @@ public final class RedisLockStore implements LockStore {
 		this.keyPrefix = keyPrefix;
 		this.commands = new RedisLockCommands(redis, new FirstConnection(redis));
 		this.inspection = new RedisLockInspection(redis);
+		Assert.notNull(acknowledgement, "'acknowledgement' must not be null");
+		this.acknowledgement = acknowledgement;
+		this.acknowledgedAcquire = acknowledgement.isEnabled() ? acknowledgedAcquire(acknowledgement) : null;
 	}
 
 	/**
@@ -154,15 +179,32 @@ public final class RedisLockStore implements LockStore {
 		return this.keyPrefix;
 	}
 
+	/**
+	 * Return how many replicas must acknowledge a grant before it counts.
+	 * @return the replica acknowledgement
+	 */
+	public ReplicaAcknowledgement replicaAcknowledgement() {
+		return this.acknowledgement;
+	}
+
 	@Override
 	public Attempt tryAcquire(String key, String token, Duration lease) {
-		Attempt attempt = this.commands.tryAcquire(keys(key), token, lease);
+		AcknowledgedAcquire acknowledged = this.acknowledgedAcquire;
+		Attempt attempt = (acknowledged != null)
+				? acknowledged.tryAcquire(keys(key), token, lease,
+						(keys, owner) -> this.commands.release(keys, owner, notifications().publishCommand()))
+				: this.commands.tryAcquire(keys(key), token, lease);
 		chooseNotificationsQuietly();
 		return attempt;
 	}
 
 	@Override
 	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		if (this.acknowledgedAcquire != null) {
+			// Each grant must wait for its replicas: the client takes the keys one by
+			// one.
+			return null;
+		}
 		List<LockKeys> lockKeys = keys.stream().map(this::keys).toList();
 		if (isCluster() && lockKeys.stream()
 			.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
@@ -248,6 +290,17 @@ public final class RedisLockStore implements LockStore {
 		if (chosen != null) {
 			chosen.close();
 		}
+		if (this.acknowledgedAcquire != null) {
+			this.acknowledgedAcquire.close();
+		}
+	}
+
+	private AcknowledgedAcquire acknowledgedAcquire(ReplicaAcknowledgement acknowledgement) {
+		Assert.state(lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory, () -> "Waiting for "
+				+ acknowledgement.minReplicas()
+				+ " replica(s) to acknowledge lock grants needs a LettuceConnectionFactory, but the template uses "
+				+ this.connectionFactory.getClass().getName());
+		return new AcknowledgedAcquire((LettuceConnectionFactory) this.connectionFactory, acknowledgement);
 	}
 
 	LockKeys keys(String key) {

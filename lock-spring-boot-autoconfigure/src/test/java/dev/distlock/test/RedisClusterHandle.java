@@ -34,26 +34,52 @@ public final class RedisClusterHandle implements AutoCloseable {
 
 	private final List<RedisServerProcess> nodes;
 
-	private RedisClusterHandle(List<RedisServerProcess> nodes) {
+	private final List<RedisServerProcess> replicas;
+
+	private RedisClusterHandle(List<RedisServerProcess> nodes, List<RedisServerProcess> replicas) {
 		this.nodes = nodes;
+		this.replicas = replicas;
 	}
 
 	static RedisClusterHandle start(Path binary, int masters) {
+		return start(binary, masters, 0);
+	}
+
+	static RedisClusterHandle start(Path binary, int masters, int replicasPerMaster) {
 		List<RedisServerProcess> nodes = new ArrayList<>();
+		List<RedisServerProcess> replicas = new ArrayList<>();
 		try {
 			for (int i = 0; i < masters; i++) {
-				nodes.add(RedisServerProcess.startOnFreePort(binary, "--cluster-enabled", "yes",
-						"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"));
+				nodes.add(startNode(binary));
 			}
-			RedisClusterHandle cluster = new RedisClusterHandle(nodes);
+			for (int i = 0; i < masters * replicasPerMaster; i++) {
+				replicas.add(startNode(binary));
+			}
+			RedisClusterHandle cluster = new RedisClusterHandle(nodes, replicas);
 			cluster.assignSlotsAndMeet();
+			cluster.attachReplicas(replicasPerMaster);
 			cluster.awaitState("ok");
 			return cluster;
 		}
 		catch (IOException | RuntimeException ex) {
 			nodes.forEach(RedisServerProcess::close);
+			replicas.forEach(RedisServerProcess::close);
 			throw new IllegalStateException("Could not form a Redis Cluster of " + masters + " masters", ex);
 		}
+	}
+
+	private static RedisServerProcess startNode(Path binary) {
+		return RedisServerProcess.startOnFreePort(binary, "--cluster-enabled", "yes", "--cluster-config-file",
+				"nodes.conf", "--cluster-node-timeout", "5000");
+	}
+
+	/**
+	 * Return the replicas, {@code replicasPerMaster} per master in the order of the
+	 * masters: the first ones replicate the first master of {@link #endpoints()}.
+	 * @return the replica processes, to stop, kill or pause them
+	 */
+	public List<RedisServerHandle> replicas() {
+		return List.copyOf(this.replicas);
 	}
 
 	/**
@@ -77,10 +103,43 @@ public final class RedisClusterHandle implements AutoCloseable {
 				node.call(command);
 			}
 		}
+		List<RedisServerProcess> others = new ArrayList<>(this.nodes.subList(1, this.nodes.size()));
+		others.addAll(this.replicas);
 		try (RespConnection first = new RespConnection(this.nodes.get(0).endpoint())) {
-			for (RedisServerProcess other : this.nodes.subList(1, this.nodes.size())) {
+			for (RedisServerProcess other : others) {
 				first.call(
 						List.of("CLUSTER", "MEET", other.endpoint().host(), Integer.toString(other.endpoint().port())));
+			}
+		}
+	}
+
+	private void attachReplicas(int replicasPerMaster) throws IOException {
+		for (int i = 0; i < this.replicas.size(); i++) {
+			String masterId;
+			try (RespConnection master = new RespConnection(this.nodes.get(i / replicasPerMaster).endpoint())) {
+				masterId = master.call(List.of("CLUSTER", "MYID"));
+			}
+			try (RespConnection replica = new RespConnection(this.replicas.get(i).endpoint())) {
+				long deadline = System.nanoTime() + 30_000_000_000L;
+				while (true) {
+					try {
+						replica.call(List.of("CLUSTER", "REPLICATE", masterId));
+						break;
+					}
+					catch (IOException ex) {
+						// the replica has not heard of its master through the gossip yet
+						if (System.nanoTime() - deadline > 0) {
+							throw ex;
+						}
+						sleep();
+					}
+				}
+				while (!replica.call(List.of("INFO", "replication")).contains("master_link_status:up")) {
+					if (System.nanoTime() - deadline > 0) {
+						throw new IllegalStateException("A cluster replica never linked to its master");
+					}
+					sleep();
+				}
 			}
 		}
 	}
@@ -111,6 +170,7 @@ public final class RedisClusterHandle implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.replicas.forEach(RedisServerProcess::close);
 		this.nodes.forEach(RedisServerProcess::close);
 	}
 

@@ -18,7 +18,9 @@ package dev.distlock.test;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A Redis master with one replica, watched by one Sentinel, all processes a test started.
@@ -46,14 +48,20 @@ public final class RedisSentinelHandle implements AutoCloseable {
 	}
 
 	static RedisSentinelHandle start(Path binary) {
+		return start(binary, Duration.ofSeconds(5), Function.identity());
+	}
+
+	static RedisSentinelHandle start(Path binary, Duration downAfter,
+			Function<RedisEndpoint, RedisEndpoint> replicationLink) {
 		RedisServerProcess master = RedisServerProcess.startOnFreePort(binary);
 		RedisServerProcess replica = null;
 		try {
-			replica = RedisServerProcess.startOnFreePort(binary, "--replicaof", master.endpoint().host(),
-					Integer.toString(master.endpoint().port()));
+			RedisEndpoint upstream = replicationLink.apply(master.endpoint());
+			replica = RedisServerProcess.startOnFreePort(binary, "--replicaof", upstream.host(),
+					Integer.toString(upstream.port()));
 			awaitLink(replica);
 			return new RedisSentinelHandle(master, replica,
-					RedisServerProcess.startSentinelOnFreePort(binary, MASTER_NAME, master.endpoint()));
+					RedisServerProcess.startSentinelOnFreePort(binary, MASTER_NAME, master.endpoint(), downAfter));
 		}
 		catch (RuntimeException ex) {
 			if (replica != null) {
@@ -105,6 +113,22 @@ public final class RedisSentinelHandle implements AutoCloseable {
 	 */
 	public RedisEndpoint master() {
 		return this.master.endpoint();
+	}
+
+	/**
+	 * Return the master's process, to stop, kill or pause it.
+	 * @return the master
+	 */
+	public RedisServerHandle masterServer() {
+		return this.master;
+	}
+
+	/**
+	 * Return the replica's process, to stop, kill or pause it.
+	 * @return the replica
+	 */
+	public RedisServerHandle replicaServer() {
+		return this.replica;
 	}
 
 	@Override

@@ -25,6 +25,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -113,14 +114,18 @@ final class RedisServerProcess implements RedisServerHandle {
 	 * @param binary the redis-server executable
 	 * @param masterName the name Sentinel gives the master
 	 * @param master the master to monitor
+	 * @param downAfter how long the master must not answer before the Sentinel fails it
+	 * over
 	 * @return the started Sentinel
 	 */
-	static RedisServerProcess startSentinelOnFreePort(Path binary, String masterName, RedisEndpoint master) {
+	static RedisServerProcess startSentinelOnFreePort(Path binary, String masterName, RedisEndpoint master,
+			Duration downAfter) {
 		try {
 			Path configuration = Files.createTempFile("distlock-sentinel-", ".conf");
 			configuration.toFile().deleteOnExit();
-			Files.writeString(configuration, "sentinel monitor " + masterName + " " + master.host() + " "
-					+ master.port() + " 1\nsentinel down-after-milliseconds " + masterName + " 5000\n");
+			Files.writeString(configuration,
+					"sentinel monitor " + masterName + " " + master.host() + " " + master.port()
+							+ " 1\nsentinel down-after-milliseconds " + masterName + " " + downAfter.toMillis() + "\n");
 			return startOnFreePort(binary, configuration.toString(), "--sentinel");
 		}
 		catch (IOException ex) {

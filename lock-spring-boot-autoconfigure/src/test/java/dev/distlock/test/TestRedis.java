@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -113,6 +114,39 @@ public final class TestRedis {
 		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
 		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
 		return RedisSentinelHandle.start(binary.get());
+	}
+
+	/**
+	 * Start a Redis master, a replica of it and a Sentinel, as {@link #startSentinel()}
+	 * does, with the Sentinel failing the master over after {@code downAfter} and the
+	 * replica replicating through {@code replicationLink}, for example a proxy that
+	 * delays or cuts replication. Skips the test if no {@code redis-server} binary is
+	 * available.
+	 * @param downAfter how long the master must not answer before the Sentinel fails it
+	 * over
+	 * @param replicationLink given the master's endpoint, the endpoint the replica
+	 * replicates from
+	 * @return the running master, replica and Sentinel; close them when done
+	 */
+	public static RedisSentinelHandle startSentinel(Duration downAfter,
+			Function<RedisEndpoint, RedisEndpoint> replicationLink) {
+		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
+		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
+		return RedisSentinelHandle.start(binary.get(), downAfter, replicationLink);
+	}
+
+	/**
+	 * Start a Redis Cluster of {@code masters} dedicated processes, each with
+	 * {@code replicasPerMaster} replicas. Skips the test if no {@code redis-server}
+	 * binary is available.
+	 * @param masters how many masters share the hash slots
+	 * @param replicasPerMaster how many replicas each master has
+	 * @return the running cluster; close it when done
+	 */
+	public static RedisClusterHandle startCluster(int masters, int replicasPerMaster) {
+		Optional<Path> binary = RedisBinaries.onPath().or(RedisBinaries::embedded);
+		Assumptions.assumeTrue(binary.isPresent(), "No redis-server binary on the PATH or in embedded-redis");
+		return RedisClusterHandle.start(binary.get(), masters, replicasPerMaster);
 	}
 
 	/**
