@@ -251,8 +251,10 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.aspect.order")).containsExactly(DistributedLockAdvisor.DEFAULT_ORDER);
 		assertThat(defaultValue(json, "distlock.endpoint.force-release")).containsExactly(false);
 		assertThat(defaultValue(json, "management.health.distlock.enabled")).containsExactly(true);
+		assertThat(defaultValue(json, "distlock.replication.min-replicas")).containsExactly(0);
+		assertThat(defaultValue(json, "distlock.replication.timeout")).containsExactly("500ms");
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
-		assertThat(descriptions).hasSize(8).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(10).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {
