@@ -213,7 +213,15 @@ class FaultSuiteTests {
 			report.add(result);
 		}
 		assertFencedAndDetected(result);
-		assertThat(result.runsWithOverlap()).as("runs in which a lock was granted twice").isPositive();
+		assertThat(result.runsWithALostHold()).as("runs whose holder was told its key vanished")
+			.isEqualTo(result.runs().size());
+		if (tier == Tier.FULL) {
+			// Whether another instance gets in before the holder notices is a race: it
+			// did in
+			// about two runs of three, so only the full tier's 20 runs can show it for
+			// sure.
+			assertThat(result.runsWithOverlap()).as("runs in which a lock was granted twice").isPositive();
+		}
 	}
 
 	// Redis paused
@@ -517,7 +525,15 @@ class FaultSuiteTests {
 			report.add(result);
 		}
 		assertFencedAndDetected(result);
-		assertThat(result.runsWithOverlap()).as("runs in which a lock was granted twice").isPositive();
+		assertThat(result.runsWithALostHold()).as("runs whose holder was told its key vanished")
+			.isEqualTo(result.runs().size());
+		if (tier == Tier.FULL) {
+			// Whether another instance gets in before the holder notices is a race: it
+			// did in
+			// about two runs of three, so only the full tier's 20 runs can show it for
+			// sure.
+			assertThat(result.runsWithOverlap()).as("runs in which a lock was granted twice").isPositive();
+		}
 	}
 
 	// Many waiters
