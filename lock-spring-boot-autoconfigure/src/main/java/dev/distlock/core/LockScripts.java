@@ -28,11 +28,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * token to the server time in milliseconds when that reader's lease ends, the key's own
  * expiry the latest of them). Every script that touches a hash first drops the readers
  * whose lease ended, so a dead reader keeps writers out no longer than its own lease
- * while other readers keep renewing. A writer that finds readers sets the writer-waiting
- * key for a short time; new readers are refused while it is set, so a stream of readers
- * cannot starve writers. The owner-checked scripts (release, renew, owner check, expire
- * after) work for writer and reader tokens alike and answer 0 (not the owner), never an
- * error, for a token whose key has the other type.
+ * while other readers keep renewing. A writer that keeps finding readers sets the
+ * writer-waiting key for a short time; new readers are refused while it is set, so a
+ * stream of readers cannot starve writers. The owner-checked scripts (release, renew,
+ * owner check, expire after) work for writer and reader tokens alike and answer 0 (not
+ * the owner), never an error, for a token whose key has the other type.
  *
  * @author distlock
  * @since 0.1.0
@@ -40,10 +40,14 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class LockScripts {
 
 	/**
-	 * Lua helpers shared by the scripts: {@code now()} in server milliseconds, and
+	 * Lua helpers shared by the scripts: {@code now()} in server milliseconds;
 	 * {@code readers(key, now)} which drops the readers whose lease ended, deletes the
 	 * hash when none is left or else sets its expiry to the latest reader's, and returns
-	 * how many readers are left and when the first of them ends.
+	 * how many readers are left and when the first of them ends; and the writer-waiting
+	 * mark. A writer refused by readers marks the key {@code pending:<token>} the first
+	 * time and {@code <token>} when refused again (so it is waiting, not trying once),
+	 * unless another writer's mark is there; only the second form keeps readers out
+	 * ({@code marked}); the writer's grant deletes its mark.
 	 */
 	private static final String HELPERS = """
 			local function now()
@@ -73,6 +77,24 @@ final class LockScripts {
 			local function kind(key)
 			  return redis.call('type', key)['ok']
 			end
+			local function refused(mark, token, px)
+			  local current = redis.call('get', mark)
+			  if current == token or current == 'pending:' .. token then
+			    redis.call('set', mark, token, 'PX', px)
+			  elseif not current then
+			    redis.call('set', mark, 'pending:' .. token, 'PX', px)
+			  end
+			end
+			local function granted(mark, token)
+			  local current = redis.call('get', mark)
+			  if current == token or current == 'pending:' .. token then
+			    redis.call('del', mark)
+			  end
+			end
+			local function marked(mark)
+			  local current = redis.call('get', mark)
+			  return current and string.sub(current, 1, 8) ~= 'pending:'
+			end
 			""";
 
 	/**
@@ -82,13 +104,13 @@ final class LockScripts {
 	private static final String FENCE = """
 			local function fence(key, lease)
 			  local t = redis.call('time')
-			  local granted = tonumber(t[1]) * 1000000 + tonumber(t[2])
-			  local last = tonumber(redis.call('set', key, string.format('%d', granted), 'PX', lease, 'GET'))
-			  if last ~= nil and last >= granted then
-			    granted = last + 1
-			    redis.call('set', key, string.format('%d', granted), 'PX', lease)
+			  local issued = tonumber(t[1]) * 1000000 + tonumber(t[2])
+			  local last = tonumber(redis.call('set', key, string.format('%d', issued), 'PX', lease, 'GET'))
+			  if last ~= nil and last >= issued then
+			    issued = last + 1
+			    redis.call('set', key, string.format('%d', issued), 'PX', lease)
 			  end
-			  return granted
+			  return issued
 			end
 			""";
 
@@ -99,18 +121,16 @@ final class LockScripts {
 	 * fence key is written and read in one {@code SET ... GET} (Redis 6.2+), and written
 	 * again only in the rare case of two grants within one microsecond. If readers hold
 	 * the key, those whose lease ended are dropped first; while some are left, the
-	 * writer-waiting key is set to our token for the given time. A grant clears the
-	 * writer-waiting key if it is ours. Returns {@code {1, fence}} when acquired, else
-	 * {@code {0, pttl}} of the current holder (for readers: until the first of them
+	 * writer-waiting key is set for the given time (see {@link #HELPERS}). A grant clears
+	 * the writer-waiting key if it is ours. Returns {@code {1, fence}} when acquired,
+	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
 	 * ends). KEYS: lock, fence, writer waiting. ARGV: token, lease millis, writer-waiting
 	 * millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of(HELPERS + FENCE + """
 			local function grant()
-			  if redis.call('get', KEYS[3]) == ARGV[1] then
-			    redis.call('del', KEYS[3])
-			  end
+			  granted(KEYS[3], ARGV[1])
 			  return {1, fence(KEYS[2], ARGV[2])}
 			end
 			if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -122,19 +142,19 @@ final class LockScripts {
 			    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 			    return grant()
 			  end
-			  redis.call('set', KEYS[3], ARGV[1], 'PX', ARGV[3])
+			  refused(KEYS[3], ARGV[1], ARGV[3])
 			  return {0, first}
 			end
 			return {0, redis.call('pttl', KEYS[1])}
 			""", List.class);
 
 	/**
-	 * Acquire a read lock: refused while a writer holds the key or the writer-waiting key
-	 * is set; else add our token to the readers' hash with its lease end, drop the
-	 * readers whose lease ended, and set the key's expiry to the latest reader's. Readers
-	 * get no fencing token. Returns {@code {1, 0}} when acquired, else {@code {0, pttl}}
-	 * of the writer or of the writer-waiting key. KEYS: lock, writer waiting. ARGV:
-	 * token, lease millis.
+	 * Acquire a read lock: refused while a writer holds the key or a writer waits (the
+	 * writer-waiting key holds a token, not a pending mark); else add our token to the
+	 * readers' hash with its lease end, drop the readers whose lease ended, and set the
+	 * key's expiry to the latest reader's. Readers get no fencing token. Returns
+	 * {@code {1, 0}} when acquired, else {@code {0, pttl}} of the writer or of the
+	 * writer-waiting key. KEYS: lock, writer waiting. ARGV: token, lease millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	static final RedisScript<List<Long>> ACQUIRE_READ = (RedisScript) RedisScript.of(HELPERS + """
@@ -142,7 +162,7 @@ final class LockScripts {
 			if held ~= 'hash' and held ~= 'none' then
 			  return {0, redis.call('pttl', KEYS[1])}
 			end
-			if redis.call('exists', KEYS[2]) == 1 then
+			if marked(KEYS[2]) then
 			  return {0, redis.call('pttl', KEYS[2])}
 			end
 			local at = now()
@@ -189,7 +209,7 @@ final class LockScripts {
 
 	/**
 	 * Acquire several write locks at once, all or nothing: drop the readers whose lease
-	 * ended from every key held by readers; if any lock key still exists, take none, set
+	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
 	 * pttl}} for the first busy key i (1-based); else {@code SET PX} every lock key and
 	 * grant each a fencing token as {@link #ACQUIRE} does, returning {@code {1, fence1,
@@ -206,7 +226,7 @@ final class LockScripts {
 			  if held == 'hash' then
 			    local left, first = readers(KEYS[i], at)
 			    if left > 0 then
-			      redis.call('set', KEYS[i + 2], ARGV[1], 'PX', ARGV[3])
+			      refused(KEYS[i + 2], ARGV[1], ARGV[3])
 			      ttl = first
 			    end
 			  elseif held ~= 'none' then
@@ -219,15 +239,13 @@ final class LockScripts {
 			if busy ~= nil then
 			  return busy
 			end
-			local granted = {1}
+			local grants = {1}
 			for i = 1, #KEYS, 3 do
 			  redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2])
-			  if redis.call('get', KEYS[i + 2]) == ARGV[1] then
-			    redis.call('del', KEYS[i + 2])
-			  end
-			  granted[#granted + 1] = fence(KEYS[i + 1], ARGV[2])
+			  granted(KEYS[i + 2], ARGV[1])
+			  grants[#grants + 1] = fence(KEYS[i + 1], ARGV[2])
 			end
-			return granted
+			return grants
 			""", List.class);
 
 	/**

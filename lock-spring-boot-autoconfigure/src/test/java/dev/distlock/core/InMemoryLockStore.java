@@ -47,7 +47,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final Map<String, Map<String, Long>> readers = new HashMap<>();
 
-	private final Map<String, Grant> writersWaiting = new HashMap<>();
+	private final Map<String, WriterWaiting> writersWaiting = new HashMap<>();
 
 	private final Map<String, Long> fences = new HashMap<>();
 
@@ -63,7 +63,7 @@ public final class InMemoryLockStore implements LockStore {
 			return busy;
 		}
 		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-		Grant waiting = this.writersWaiting.get(key);
+		WriterWaiting waiting = this.writersWaiting.get(key);
 		if (waiting != null && waiting.token.equals(token)) {
 			this.writersWaiting.remove(key);
 		}
@@ -94,9 +94,9 @@ public final class InMemoryLockStore implements LockStore {
 		if (writer != null) {
 			return busy(writer);
 		}
-		Grant waiting = liveWriterWaiting(key);
-		if (waiting != null) {
-			return busy(waiting);
+		WriterWaiting waiting = liveWriterWaiting(key);
+		if (waiting != null && waiting.active) {
+			return Attempt.busy(Duration.ofNanos(Math.max(0, waiting.expiresAtNanos - System.nanoTime())));
 		}
 		this.readers.computeIfAbsent(key, (name) -> new LinkedHashMap<>())
 			.put(token, System.nanoTime() + lease.toNanos());
@@ -253,7 +253,8 @@ public final class InMemoryLockStore implements LockStore {
 
 	/**
 	 * Return why a writer with {@code token} cannot take {@code key} now, marking it as
-	 * waiting if readers hold the key, or {@code null} if it can.
+	 * waiting if readers hold the key (pending the first time, active when refused again,
+	 * unless another writer's mark is there), or {@code null} if it can.
 	 */
 	private @Nullable Attempt busyForWriter(String key, String token) {
 		Grant current = live(key);
@@ -265,7 +266,10 @@ public final class InMemoryLockStore implements LockStore {
 			return null;
 		}
 		long now = System.nanoTime();
-		this.writersWaiting.put(key, new Grant(token, now + WRITER_WAITING_NANOS));
+		WriterWaiting waiting = liveWriterWaiting(key);
+		if (waiting == null || waiting.token.equals(token)) {
+			this.writersWaiting.put(key, new WriterWaiting(token, waiting != null, now + WRITER_WAITING_NANOS));
+		}
 		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
 		return Attempt.busy(Duration.ofNanos(Math.max(0, firstEnds - now)));
 	}
@@ -309,8 +313,8 @@ public final class InMemoryLockStore implements LockStore {
 		return grant;
 	}
 
-	private @Nullable Grant liveWriterWaiting(String key) {
-		Grant waiting = this.writersWaiting.get(key);
+	private @Nullable WriterWaiting liveWriterWaiting(String key) {
+		WriterWaiting waiting = this.writersWaiting.get(key);
 		if (waiting != null && System.nanoTime() - waiting.expiresAtNanos >= 0) {
 			this.writersWaiting.remove(key);
 			return null;
@@ -342,6 +346,10 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	private record Grant(String token, long expiresAtNanos) {
+
+	}
+
+	private record WriterWaiting(String token, boolean active, long expiresAtNanos) {
 
 	}
 

@@ -93,9 +93,15 @@ class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
 	}
 
 	@Test
-	void aWriterRefusedByReadersKeepsNewReadersOutUntilItGetsIn() {
+	void aWriterRefusedTwiceByReadersKeepsNewReadersOutUntilItGetsIn() {
 		String key = uniqueKey("writer-waiting");
 		assertThat(this.store.tryAcquireRead(key, "reader-1", LEASE).acquired()).isTrue();
+		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isFalse();
+		assertThat(this.store.tryAcquire(key, "one-try", LEASE).acquired()).isFalse();
+		assertThat(this.store.tryAcquireRead(key, "reader-2", LEASE).acquired())
+			.as("a writer refused once may be trying once: readers still get in")
+			.isTrue();
+		assertThat(this.store.release(key, "reader-2")).isTrue();
 		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isFalse();
 		Attempt refused = this.store.tryAcquireRead(key, "reader-2", LEASE);
 		assertThat(refused.acquired()).isFalse();
