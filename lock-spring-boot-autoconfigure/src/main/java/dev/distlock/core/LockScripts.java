@@ -47,7 +47,10 @@ final class LockScripts {
 	 * mark. A writer refused by readers marks the key {@code pending:<token>} the first
 	 * time and {@code <token>} when refused again (so it is waiting, not trying once),
 	 * unless another writer's mark is there; only the second form keeps readers out
-	 * ({@code marked}); the writer's grant deletes its mark.
+	 * ({@code marked}); the writer's grant deletes its mark. {@code refused} answers how
+	 * long the writer should wait before trying again: when the first of the readers
+	 * ends, or at most 20 ms after a first refusal, so that a waiting writer sets its
+	 * mark soon.
 	 */
 	private static final String HELPERS = """
 			local function now()
@@ -77,13 +80,15 @@ final class LockScripts {
 			local function kind(key)
 			  return redis.call('type', key)['ok']
 			end
-			local function refused(mark, token, px)
+			local function refused(mark, token, px, first)
 			  local current = redis.call('get', mark)
 			  if current == token or current == 'pending:' .. token then
 			    redis.call('set', mark, token, 'PX', px)
 			  elseif not current then
 			    redis.call('set', mark, 'pending:' .. token, 'PX', px)
+			    return math.min(first, 20)
 			  end
+			  return first
 			end
 			local function granted(mark, token)
 			  local current = redis.call('get', mark)
@@ -124,8 +129,8 @@ final class LockScripts {
 	 * writer-waiting key is set for the given time (see {@link #HELPERS}). A grant clears
 	 * the writer-waiting key if it is ours. Returns {@code {1, fence}} when acquired,
 	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
-	 * ends). KEYS: lock, fence, writer waiting. ARGV: token, lease millis, writer-waiting
-	 * millis.
+	 * ends, or at most 20 ms after a first refusal). KEYS: lock, fence, writer waiting.
+	 * ARGV: token, lease millis, writer-waiting millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of(HELPERS + FENCE + """
@@ -142,8 +147,7 @@ final class LockScripts {
 			    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 			    return grant()
 			  end
-			  refused(KEYS[3], ARGV[1], ARGV[3])
-			  return {0, first}
+			  return {0, refused(KEYS[3], ARGV[1], ARGV[3], first)}
 			end
 			return {0, redis.call('pttl', KEYS[1])}
 			""", List.class);
@@ -226,8 +230,7 @@ final class LockScripts {
 			  if held == 'hash' then
 			    local left, first = readers(KEYS[i], at)
 			    if left > 0 then
-			      refused(KEYS[i + 2], ARGV[1], ARGV[3])
-			      ttl = first
+			      ttl = refused(KEYS[i + 2], ARGV[1], ARGV[3], first)
 			    end
 			  elseif held ~= 'none' then
 			    ttl = redis.call('pttl', KEYS[i])

@@ -39,6 +39,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class RedisLockCommands {
 
 	/**
+	 * How soon a writer refused by readers for the first time is told to try again, so
+	 * that, if it waits, it sets its writer-waiting mark soon (the scripts hold the same
+	 * figure).
+	 */
+	static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
+
+	/**
 	 * How long a writer's mark that it waits for readers lives unless the writer, trying
 	 * again, sets it anew: longer than the client's longest re-check interval (one
 	 * second), so new readers back off for as long as a writer waits, and for at most

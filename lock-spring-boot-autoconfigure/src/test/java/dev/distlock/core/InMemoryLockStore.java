@@ -271,7 +271,10 @@ public final class InMemoryLockStore implements LockStore {
 			this.writersWaiting.put(key, new WriterWaiting(token, waiting != null, now + WRITER_WAITING_NANOS));
 		}
 		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
-		return Attempt.busy(Duration.ofNanos(Math.max(0, firstEnds - now)));
+		Duration firstEnd = Duration.ofNanos(Math.max(0, firstEnds - now));
+		boolean pending = waiting == null;
+		return Attempt.busy((pending && firstEnd.compareTo(RedisLockCommands.PENDING_WRITER_RECHECK) > 0)
+				? RedisLockCommands.PENDING_WRITER_RECHECK : firstEnd);
 	}
 
 	private void notifyReleased(String key) {
