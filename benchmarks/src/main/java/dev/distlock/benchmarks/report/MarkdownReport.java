@@ -183,7 +183,7 @@ public final class MarkdownReport {
 	private static void readWrite(StringBuilder out, Measurements measurements) {
 		out.append("## Read-write: one key, 16 reader threads + 1 writer thread (two clients, one JVM)\n\n");
 		out.append("Readers read a Redis value under the read lock, back to back; the writer increments it under ")
-			.append("the write lock, 10 ms apart. \"write lock only\" is the same work with every thread on ")
+			.append("the write lock, 50 ms apart. \"write lock only\" is the same work with every thread on ")
 			.append("distlock's write lock. Writer wait = asking to holding. Violations = a writer inside with anyone ")
 			.append("else (or, under the write lock only, two readers at once).\n\n");
 		out.append("| Library | mode | reads/s | writes/s | writer wait p50 us | writer wait p99 us | most readers "

@@ -53,7 +53,7 @@ public final class ReadWriteWorkload {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private static final long WRITER_PAUSE_MILLIS = 10;
+	private static final long WRITER_PAUSE_MILLIS = 50;
 
 	private final Phases phases;
 
