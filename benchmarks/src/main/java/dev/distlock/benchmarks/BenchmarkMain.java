@@ -33,6 +33,7 @@ import dev.distlock.benchmarks.report.Outcome;
 import dev.distlock.benchmarks.workload.ContendedWorkload;
 import dev.distlock.benchmarks.workload.HeldLocksWorkload;
 import dev.distlock.benchmarks.workload.Latency;
+import dev.distlock.benchmarks.workload.ReadWriteWorkload;
 import dev.distlock.benchmarks.workload.UncontendedRounds;
 import dev.distlock.benchmarks.workload.UncontendedWorkload;
 
@@ -48,6 +49,8 @@ import dev.distlock.benchmarks.workload.UncontendedWorkload;
 public final class BenchmarkMain {
 
 	private static final int ROUND_TRIP_SAMPLES = 20_000;
+
+	private static final int READERS = 16;
 
 	private BenchmarkMain() {
 	}
@@ -80,6 +83,17 @@ public final class BenchmarkMain {
 			for (Contender contender : contenders) {
 				log("contended: " + contender.label());
 				measurements.contended.put(contender, Outcome.of(() -> contended.run(contender, endpoint, admin)));
+			}
+			ReadWriteWorkload readWrite = new ReadWriteWorkload(settings.contended(), READERS);
+			for (Contender contender : contenders) {
+				if (contender == Contender.DISTLOCK || contender == Contender.REDISSON) {
+					log("read-write: " + contender.label());
+					measurements.readWrite.put(contender, Outcome.of(() -> readWrite.run(contender, endpoint, true)));
+				}
+			}
+			if (contenders.contains(Contender.DISTLOCK)) {
+				log("read-write, write lock only: " + Contender.DISTLOCK.label());
+				measurements.writeLockOnly = Outcome.of(() -> readWrite.run(Contender.DISTLOCK, endpoint, false));
 			}
 			HeldLocksWorkload held = new HeldLocksWorkload(settings.heldLease(), settings.heldWindow());
 			for (Contender contender : contenders) {

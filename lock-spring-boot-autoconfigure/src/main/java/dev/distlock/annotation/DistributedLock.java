@@ -129,6 +129,16 @@ public @interface DistributedLock {
 	String holdAtLeast() default "";
 
 	/**
+	 * Whether the method takes the key's exclusive write lock (the default) or a shared
+	 * read lock, for example {@code mode = LockMode.READ} on a method that only reads
+	 * what writers of the same key change. With several keys, every key is locked in this
+	 * mode.
+	 * @return the lock mode
+	 * @since 0.2.0
+	 */
+	LockMode mode() default LockMode.WRITE;
+
+	/**
 	 * Name of the lock in metrics and traces, for example {@code "orders.place"} or
 	 * {@code "${orders.lock-name}"}: the {@code name} tag of the {@code distlock.*}
 	 * meters and the {@code distlock.name} key value of the {@code distlock.lock}

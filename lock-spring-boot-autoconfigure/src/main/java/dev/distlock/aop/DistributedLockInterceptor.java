@@ -26,6 +26,7 @@ import dev.distlock.LockBackendException;
 import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.LockLostException;
 import dev.distlock.LockReleaseFailedException;
+import dev.distlock.annotation.LockMode;
 import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
@@ -97,7 +98,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		List<String> keys = this.evaluator.keys(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
-		LockClient client = this.lockClient.get();
+		LockClient client = (operation.mode() == LockMode.READ) ? this.lockClient.get().readLocks()
+				: this.lockClient.get();
 		return switch (operation.lockedReturn()) {
 			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> this.completionStages.lock(client, keys, operation,
 					invocation, target, operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);

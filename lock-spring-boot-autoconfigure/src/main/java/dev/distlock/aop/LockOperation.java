@@ -19,6 +19,7 @@ package dev.distlock.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import org.jspecify.annotations.Nullable;
 
@@ -38,10 +39,11 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param onBusy what to do when the lock stays busy and there is no fallback
  * @param holdAtLeast how long the lock stays taken at least, or {@code null}
  * @param name the name of the lock in metrics and traces
+ * @param mode whether the method takes the write lock or a read lock
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast, String name) {
+		@Nullable Duration holdAtLeast, String name, LockMode mode) {
 
 }

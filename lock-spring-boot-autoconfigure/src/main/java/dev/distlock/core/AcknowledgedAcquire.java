@@ -161,18 +161,18 @@ final class AcknowledgedAcquire implements AutoCloseable {
 
 	private static List<Long> acquire(RedisCommands<String, String> commands, LockKeys keys, String token,
 			Duration lease) {
-		String[] scriptKeys = { keys.lockKey(), keys.fenceKey() };
+		String[] scriptKeys = { keys.lockKey(), keys.fenceKey(), keys.writerWaitingKey() };
 		String leaseMillis = Long.toString(lease.toMillis());
 		try {
 			return commands.evalsha(LockScripts.ACQUIRE.getSha1(), ScriptOutputType.MULTI, scriptKeys, token,
-					leaseMillis);
+					leaseMillis, RedisLockCommands.WRITER_WAITING_MILLIS);
 		}
 		catch (RedisCommandExecutionException ex) {
 			if (ex.getMessage() == null || !ex.getMessage().startsWith("NOSCRIPT")) {
 				throw ex;
 			}
 			return commands.eval(LockScripts.ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI, scriptKeys, token,
-					leaseMillis);
+					leaseMillis, RedisLockCommands.WRITER_WAITING_MILLIS);
 		}
 	}
 

@@ -121,6 +121,8 @@ public final class DefaultLockClient implements LockClient {
 
 	private final LockClientListener listener;
 
+	private final ReadLocks readLocks;
+
 	/**
 	 * Create a client with {@link LockClientSettings#defaults() default settings}.
 	 * @param store the store to lock in; closed with the client
@@ -159,6 +161,7 @@ public final class DefaultLockClient implements LockClient {
 		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				daemonThreads(name + "-worker-"));
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));
+		this.readLocks = new ReadLocks(this, store, settings, this.watchdog, this.held, listener);
 	}
 
 	/**
@@ -315,6 +318,23 @@ public final class DefaultLockClient implements LockClient {
 		return new ThreadLockHandle(this, requireKey(key));
 	}
 
+	/**
+	 * Return the read locks of this client: the same methods, whose locks are shared read
+	 * locks on the key, excluded by this client's own (write) locks on that key and by
+	 * those of every other client of the store. A thread holding the write lock of a key
+	 * may take its read lock (it re-enters the write lock); a thread holding the read
+	 * lock of a key through a handle is refused its write lock with
+	 * {@link IllegalStateException}. Read grants carry fencing token {@code 0}.
+	 * @return the read-lock view of this client
+	 * @throws UnsupportedOperationException (from its acquisitions) if the store has no
+	 * read locks
+	 * @since 0.2.0
+	 */
+	@Override
+	public LockClient readLocks() {
+		return this.readLocks;
+	}
+
 	@Override
 	public LockHandle obtain(String name, String key) {
 		return new ThreadLockHandle(this, requireKey(key), requireName(name));
@@ -332,6 +352,7 @@ public final class DefaultLockClient implements LockClient {
 		long waitNanos = waitNanos(key, waitTime);
 		validateLease(key, leaseTime);
 		ensureOpen();
+		this.readLocks.refuseUpgrade(key);
 		LockEntry entry = reserve(requireKey(key));
 		Acquisition acquisition = new Acquisition(name);
 		Lease lease = acquireLease(entry, waitNanos, leaseTime, acquisition);
@@ -398,6 +419,7 @@ public final class DefaultLockClient implements LockClient {
 		long waitNanos = waitNanos(sorted.get(0), waitTime);
 		validateLease(sorted.get(0), leaseTime);
 		ensureOpen();
+		sorted.forEach(this.readLocks::refuseUpgrade);
 		long deadline = System.nanoTime() + waitNanos;
 		List<LockEntry> entries = new ArrayList<>(sorted.size());
 		List<LockEntry> turns = new ArrayList<>(sorted.size());
@@ -613,6 +635,7 @@ public final class DefaultLockClient implements LockClient {
 	boolean lockForThread(String key, long waitNanos, @Nullable Duration leaseTime, Acquisition acquisition)
 			throws InterruptedException {
 		ensureOpen();
+		this.readLocks.refuseUpgrade(key);
 		LockEntry entry = reserve(key);
 		Thread caller = Thread.currentThread();
 		if (entry.isOwnedBy(caller)) {
@@ -797,7 +820,7 @@ public final class DefaultLockClient implements LockClient {
 		return granted;
 	}
 
-	private static long recheckNanos(@Nullable Duration holderLeaseRemaining) {
+	static long recheckNanos(@Nullable Duration holderLeaseRemaining) {
 		if (holderLeaseRemaining == null) {
 			return UNKNOWN_TTL_RECHECK_NANOS;
 		}
@@ -880,7 +903,7 @@ public final class DefaultLockClient implements LockClient {
 		lease.reportLost(LossReason.TAKEN, reason);
 	}
 
-	private void releaseInBackground(String key, String token) {
+	void releaseInBackground(String key, String token) {
 		dispatch(() -> releaseQuietly(key, token));
 	}
 
@@ -912,10 +935,21 @@ public final class DefaultLockClient implements LockClient {
 		});
 	}
 
-	private void ensureOpen() {
+	void ensureOpen() {
 		if (this.closed.get()) {
 			throw closedException();
 		}
+	}
+
+	boolean isClosed() {
+		return this.closed.get();
+	}
+
+	/**
+	 * Return a new owner token, unique per acquisition.
+	 */
+	String newToken() {
+		return this.clientId + ":" + this.grants.incrementAndGet();
 	}
 
 	private IllegalStateException closedException() {
@@ -970,6 +1004,7 @@ public final class DefaultLockClient implements LockClient {
 		}
 		this.watchdog.close();
 		this.entries.values().forEach((entry) -> entry.signal.wake());
+		this.readLocks.wakeWaiting();
 		List<Lease> leases = List.copyOf(this.held);
 		Thread releaser = new Thread(() -> {
 			leases.forEach(this::releaseOnClose);

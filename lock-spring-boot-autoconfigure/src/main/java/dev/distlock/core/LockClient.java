@@ -197,6 +197,23 @@ public interface LockClient extends AutoCloseable {
 	}
 
 	/**
+	 * Return the read locks of this client: a view with the same methods whose locks are
+	 * shared read locks on the key (many readers at once), while this client's own locks
+	 * are the write locks (one writer, no readers). A writer waiting for readers keeps
+	 * new readers out, so a stream of readers cannot starve it. <pre class="code">
+	 * try (LockHold hold = lockClient.readLocks().acquire("prices", Duration.ofSeconds(2), null)) {
+	 *     return prices.current();
+	 * }
+	 * </pre>
+	 * @return the read-lock view
+	 * @throws UnsupportedOperationException if this client has no read locks
+	 * @since 0.2.0
+	 */
+	default LockClient readLocks() {
+		throw new UnsupportedOperationException(getClass().getName() + " has no read locks");
+	}
+
+	/**
 	 * Acquire the lock on {@code key} with the watchdog lease, run {@code callback} and
 	 * release the lock, whatever the callback does.
 	 * @param <T> the result type

@@ -22,9 +22,9 @@ import org.springframework.util.StringUtils;
 /**
  * Names of the Redis keys and channel behind one lock. The application's key is wrapped
  * in a hash tag, so the lock key, the fence key and the channel map to one Redis Cluster
- * hash slot. Braces and backslashes in the application's key are escaped ({@code \(},
- * {@code \)}, {@code \\}) so they can never end or empty the hash tag, and two different
- * keys never share names.
+ * hash slot, as does the writer-waiting key ({@link #writerWaitingKey()}). Braces and
+ * backslashes in the application's key are escaped ({@code \(}, {@code \)}, {@code \\})
+ * so they can never end or empty the hash tag, and two different keys never share names.
  *
  * @param name the lock key as the application named it
  * @param lockKey the key holding the owner token
@@ -39,6 +39,14 @@ record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
 		String lockKey = prefix + "{" + escapeBraces(name) + "}";
 		return new LockKeys(name, lockKey, lockKey + ":fence", lockKey + ":released");
+	}
+
+	/**
+	 * Return the key a writer waiting for readers sets, so that new readers back off.
+	 * @return the writer-waiting key
+	 */
+	String writerWaitingKey() {
+		return this.lockKey + ":writer-waiting";
 	}
 
 	private static String escapeBraces(String name) {

@@ -23,6 +23,16 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The Lua scripts of the engine. Each runs atomically on the Redis master, so no other
  * client can interleave between its owner check and its write.
+ * <p>
+ * A lock key holds either a writer (a string: the owner token) or readers (a hash: reader
+ * token to the server time in milliseconds when that reader's lease ends, the key's own
+ * expiry the latest of them). Every script that touches a hash first drops the readers
+ * whose lease ended, so a dead reader keeps writers out no longer than its own lease
+ * while other readers keep renewing. A writer that keeps finding readers sets the
+ * writer-waiting key for a short time; new readers are refused while it is set, so a
+ * stream of readers cannot starve writers. The owner-checked scripts (release, renew,
+ * owner check, expire after) work for writer and reader tokens alike and answer 0 (not
+ * the owner), never an error, for a token whose key has the other type.
  *
  * @author distlock
  * @since 0.1.0
@@ -30,113 +40,293 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class LockScripts {
 
 	/**
-	 * Acquire: {@code SET NX PX} the owner token; on success grant a fencing token that
-	 * is the larger of the server clock in microseconds and the last grant plus one, so
-	 * tokens keep increasing even after the fence key expired. The fence key is written
-	 * and read in one {@code SET ... GET} (Redis 6.2+), and written again only in the
-	 * rare case of two grants within one microsecond. Returns {@code {1, fence}} when
-	 * acquired, else {@code {0, pttl}} of the current holder. KEYS: lock, fence. ARGV:
-	 * token, lease millis.
+	 * Lua helpers shared by the scripts: {@code now()} in server milliseconds;
+	 * {@code readers(key, now)} which drops the readers whose lease ended, deletes the
+	 * hash when none is left or else sets its expiry to the latest reader's, and returns
+	 * how many readers are left and when the first of them ends; and the writer-waiting
+	 * mark. A writer refused by readers marks the key {@code pending:<token>} the first
+	 * time and {@code <token>} when refused again (so it is waiting, not trying once),
+	 * unless another writer's mark is there; only the second form keeps readers out
+	 * ({@code marked}); the writer's grant deletes its mark. {@code refused} answers how
+	 * long the writer should wait before trying again: when the first of the readers
+	 * ends, or at most 20 ms after a first refusal, so that a waiting writer sets its
+	 * mark soon.
+	 */
+	private static final String HELPERS = """
+			local function now()
+			  local t = redis.call('time')
+			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+			end
+			local function readers(key, at)
+			  local fields = redis.call('hgetall', key)
+			  local left, soonest, latest = 0, nil, 0
+			  for i = 1, #fields, 2 do
+			    local ends = tonumber(fields[i + 1])
+			    if ends == nil or ends <= at then
+			      redis.call('hdel', key, fields[i])
+			    else
+			      left = left + 1
+			      if soonest == nil or ends < soonest then soonest = ends end
+			      if ends > latest then latest = ends end
+			    end
+			  end
+			  if left == 0 then
+			    redis.call('del', key)
+			    return 0, 0
+			  end
+			  redis.call('pexpireat', key, latest)
+			  return left, soonest - at
+			end
+			local function kind(key)
+			  return redis.call('type', key)['ok']
+			end
+			local function refused(mark, token, px, first)
+			  local current = redis.call('get', mark)
+			  if current == token or current == 'pending:' .. token then
+			    redis.call('set', mark, token, 'PX', px)
+			  elseif not current then
+			    redis.call('set', mark, 'pending:' .. token, 'PX', px)
+			    return math.min(first, 20)
+			  end
+			  return first
+			end
+			local function granted(mark, token)
+			  local current = redis.call('get', mark)
+			  if current == token or current == 'pending:' .. token then
+			    redis.call('del', mark)
+			  end
+			end
+			local function marked(mark)
+			  local current = redis.call('get', mark)
+			  return current and string.sub(current, 1, 8) ~= 'pending:'
+			end
+			""";
+
+	/**
+	 * Grant a fencing token as {@link #ACQUIRE} does, as a Lua function
+	 * {@code fence(fenceKey, leaseMillis)}.
+	 */
+	private static final String FENCE = """
+			local function fence(key, lease)
+			  local t = redis.call('time')
+			  local issued = tonumber(t[1]) * 1000000 + tonumber(t[2])
+			  local last = tonumber(redis.call('set', key, string.format('%d', issued), 'PX', lease, 'GET'))
+			  if last ~= nil and last >= issued then
+			    issued = last + 1
+			    redis.call('set', key, string.format('%d', issued), 'PX', lease)
+			  end
+			  return issued
+			end
+			""";
+
+	/**
+	 * Acquire the write lock: {@code SET NX PX} the owner token; on success grant a
+	 * fencing token that is the larger of the server clock in microseconds and the last
+	 * grant plus one, so tokens keep increasing even after the fence key expired. The
+	 * fence key is written and read in one {@code SET ... GET} (Redis 6.2+), and written
+	 * again only in the rare case of two grants within one microsecond. If readers hold
+	 * the key, those whose lease ended are dropped first; while some are left, the
+	 * writer-waiting key is set for the given time (see {@link #HELPERS}). A grant clears
+	 * the writer-waiting key if it is ours. Returns {@code {1, fence}} when acquired,
+	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
+	 * ends, or at most 20 ms after a first refusal). KEYS: lock, fence, writer waiting.
+	 * ARGV: token, lease millis, writer-waiting millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of("""
+	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of(HELPERS + FENCE + """
+			local function grant()
+			  granted(KEYS[3], ARGV[1])
+			  return {1, fence(KEYS[2], ARGV[2])}
+			end
 			if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			  local now = redis.call('time')
-			  local fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
-			  local last = tonumber(redis.call('set', KEYS[2], string.format('%d', fence), 'PX', ARGV[2], 'GET'))
-			  if last ~= nil and last >= fence then
-			    fence = last + 1
-			    redis.call('set', KEYS[2], string.format('%d', fence), 'PX', ARGV[2])
+			  return grant()
+			end
+			if kind(KEYS[1]) == 'hash' then
+			  local left, first = readers(KEYS[1], now())
+			  if left == 0 then
+			    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+			    return grant()
 			  end
-			  return {1, fence}
+			  return {0, refused(KEYS[3], ARGV[1], ARGV[3], first)}
 			end
 			return {0, redis.call('pttl', KEYS[1])}
 			""", List.class);
 
 	/**
-	 * Release: delete the lock only if it holds our token, and tell waiters on the
-	 * release channel with {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis
-	 * 7+) so that a Cluster sends the message to the channel's shard only. Returns 1 when
-	 * released, 0 when the lock belonged to someone else or was gone. KEYS: lock, channel
-	 * (same hash slot). ARGV: token, publish command.
-	 */
-	static final RedisScript<Long> RELEASE = RedisScript.of("""
-			if redis.call('get', KEYS[1]) == ARGV[1] then
-			  redis.call('del', KEYS[1])
-			  redis.call(ARGV[2], KEYS[2], 'released')
-			  return 1
-			end
-			return 0
-			""", Long.class);
-
-	/**
-	 * Acquire several locks at once, all or nothing: if any lock key exists, take none
-	 * and return {@code {0, i, pttl}} for the first busy key i (1-based); else
-	 * {@code SET PX} every lock key and grant each a fencing token as {@link #ACQUIRE}
-	 * does, returning {@code {1, fence1, fence2, ...}}. KEYS: lock1, fence1, lock2,
-	 * fence2, ... (one hash slot). ARGV: token, lease millis.
+	 * Acquire a read lock: refused while a writer holds the key or a writer waits (the
+	 * writer-waiting key holds a token, not a pending mark); else add our token to the
+	 * readers' hash with its lease end, drop the readers whose lease ended, and set the
+	 * key's expiry to the latest reader's. Readers get no fencing token. Returns
+	 * {@code {1, 0}} when acquired, else {@code {0, pttl}} of the writer or of the
+	 * writer-waiting key. KEYS: lock, writer waiting. ARGV: token, lease millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> ACQUIRE_ALL = (RedisScript) RedisScript.of("""
-			for i = 1, #KEYS, 2 do
-			  if redis.call('exists', KEYS[i]) == 1 then
-			    return {0, (i + 1) / 2, redis.call('pttl', KEYS[i])}
-			  end
+	static final RedisScript<List<Long>> ACQUIRE_READ = (RedisScript) RedisScript.of(HELPERS + """
+			local held = kind(KEYS[1])
+			if held ~= 'hash' and held ~= 'none' then
+			  return {0, redis.call('pttl', KEYS[1])}
 			end
-			local now = redis.call('time')
-			local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
-			local granted = {1}
-			for i = 1, #KEYS, 2 do
-			  redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2])
-			  local fence = clock
-			  local last = tonumber(redis.call('set', KEYS[i + 1], string.format('%d', fence), 'PX', ARGV[2], 'GET'))
-			  if last ~= nil and last >= fence then
-			    fence = last + 1
-			    redis.call('set', KEYS[i + 1], string.format('%d', fence), 'PX', ARGV[2])
-			  end
-			  granted[#granted + 1] = fence
+			if marked(KEYS[2]) then
+			  return {0, redis.call('pttl', KEYS[2])}
 			end
-			return granted
+			local at = now()
+			redis.call('hset', KEYS[1], ARGV[1], string.format('%d', at + tonumber(ARGV[2])))
+			readers(KEYS[1], at)
+			return {1, 0}
 			""", List.class);
 
 	/**
-	 * Shorten the lease to what a minimum hold time leaves, if the lock still holds our
-	 * token. Returns 1 when owned, else 0. KEYS: lock. ARGV: token, remaining millis.
+	 * Release: delete the write lock only if it holds our token, or remove our token from
+	 * the readers; tell waiters on the release channel when the key became free, with
+	 * {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis 7+) so that a Cluster
+	 * sends the message to the channel's shard only. Returns 1 when released, 0 when the
+	 * lock belonged to someone else, was gone, or (a reader) its lease had ended. KEYS:
+	 * lock, channel (same hash slot). ARGV: token, publish command.
 	 */
-	static final RedisScript<Long> EXPIRE_AFTER = RedisScript.of("""
-			if redis.call('get', KEYS[1]) == ARGV[1] then
-			  redis.call('pexpire', KEYS[1], ARGV[2])
-			  return 1
+	static final RedisScript<Long> RELEASE = RedisScript.of(HELPERS + """
+			local held = kind(KEYS[1])
+			if held == 'string' then
+			  if redis.call('get', KEYS[1]) == ARGV[1] then
+			    redis.call('del', KEYS[1])
+			    redis.call(ARGV[2], KEYS[2], 'released')
+			    return 1
+			  end
+			  return 0
 			end
-			return 0
+			if held ~= 'hash' then
+			  return 0
+			end
+			local at = now()
+			local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
+			if ends == nil then
+			  return 0
+			end
+			redis.call('hdel', KEYS[1], ARGV[1])
+			if readers(KEYS[1], at) == 0 then
+			  redis.call(ARGV[2], KEYS[2], 'released')
+			end
+			if ends <= at then
+			  return 0
+			end
+			return 1
+			""", Long.class);
+
+	/**
+	 * Acquire several write locks at once, all or nothing: drop the readers whose lease
+	 * ended from every key held by readers; if any lock key still exists, take none, mark
+	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
+	 * pttl}} for the first busy key i (1-based); else {@code SET PX} every lock key and
+	 * grant each a fencing token as {@link #ACQUIRE} does, returning {@code {1, fence1,
+	 * fence2, ...}}. KEYS: lock1, fence1, writer waiting1, lock2, ... (one hash slot).
+	 * ARGV: token, lease millis, writer-waiting millis.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	static final RedisScript<List<Long>> ACQUIRE_ALL = (RedisScript) RedisScript.of(HELPERS + FENCE + """
+			local at = now()
+			local busy = nil
+			for i = 1, #KEYS, 3 do
+			  local held = kind(KEYS[i])
+			  local ttl = nil
+			  if held == 'hash' then
+			    local left, first = readers(KEYS[i], at)
+			    if left > 0 then
+			      ttl = refused(KEYS[i + 2], ARGV[1], ARGV[3], first)
+			    end
+			  elseif held ~= 'none' then
+			    ttl = redis.call('pttl', KEYS[i])
+			  end
+			  if ttl ~= nil and busy == nil then
+			    busy = {0, (i + 2) / 3, ttl}
+			  end
+			end
+			if busy ~= nil then
+			  return busy
+			end
+			local grants = {1}
+			for i = 1, #KEYS, 3 do
+			  redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2])
+			  granted(KEYS[i + 2], ARGV[1])
+			  grants[#grants + 1] = fence(KEYS[i + 1], ARGV[2])
+			end
+			return grants
+			""", List.class);
+
+	/**
+	 * Shorten the lease to what a minimum hold time leaves, if the lock (or a read lock)
+	 * still holds our token. Returns 1 when owned, else 0. KEYS: lock. ARGV: token,
+	 * remaining millis.
+	 */
+	static final RedisScript<Long> EXPIRE_AFTER = RedisScript.of(HELPERS + """
+			local held = kind(KEYS[1])
+			if held == 'string' then
+			  if redis.call('get', KEYS[1]) == ARGV[1] then
+			    redis.call('pexpire', KEYS[1], ARGV[2])
+			    return 1
+			  end
+			  return 0
+			end
+			if held ~= 'hash' then
+			  return 0
+			end
+			local at = now()
+			local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
+			if ends == nil or ends <= at then
+			  readers(KEYS[1], at)
+			  return 0
+			end
+			redis.call('hset', KEYS[1], ARGV[1], string.format('%d', at + tonumber(ARGV[2])))
+			readers(KEYS[1], at)
+			return 1
 			""", Long.class);
 
 	/**
 	 * Owner check, run as a script so that it goes to the master even when the
-	 * application reads from replicas. Returns 1 when the lock holds our token, else 0.
-	 * KEYS: lock. ARGV: token.
+	 * application reads from replicas. Returns 1 when the lock holds our token as its
+	 * writer, or as a reader whose lease has not ended, else 0. KEYS: lock. ARGV: token.
 	 */
-	static final RedisScript<Long> OWNER = RedisScript.of("""
-			if redis.call('get', KEYS[1]) == ARGV[1] then
-			  return 1
+	static final RedisScript<Long> OWNER = RedisScript.of(HELPERS + """
+			local held = kind(KEYS[1])
+			if held == 'string' then
+			  if redis.call('get', KEYS[1]) == ARGV[1] then
+			    return 1
+			  end
+			  return 0
+			end
+			if held == 'hash' then
+			  local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
+			  if ends ~= nil and ends > now() then
+			    return 1
+			  end
 			end
 			return 0
 			""", Long.class);
 
 	/**
-	 * Renew a batch of leases: extend each lock that still holds its token. Returns one 1
-	 * (renewed) or 0 (lost) per key. KEYS: locks. ARGV: lease millis, then one token per
-	 * key.
+	 * Renew a batch of leases: extend each write lock that still holds its token, and
+	 * each reader whose lease has not ended (the readers' key then lives as long as its
+	 * latest reader). Returns one 1 (renewed) or 0 (lost) per key. KEYS: locks. ARGV:
+	 * lease millis, then one token per key.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> RENEW = (RedisScript) RedisScript.of("""
+	static final RedisScript<List<Long>> RENEW = (RedisScript) RedisScript.of(HELPERS + """
 			local renewed = {}
+			local at = nil
 			for i, key in ipairs(KEYS) do
-			  if redis.call('get', key) == ARGV[i + 1] then
-			    redis.call('pexpire', key, ARGV[1])
-			    renewed[i] = 1
-			  else
-			    renewed[i] = 0
+			  renewed[i] = 0
+			  local held = kind(key)
+			  if held == 'string' then
+			    if redis.call('get', key) == ARGV[i + 1] then
+			      redis.call('pexpire', key, ARGV[1])
+			      renewed[i] = 1
+			    end
+			  elseif held == 'hash' then
+			    at = at or now()
+			    local ends = tonumber(redis.call('hget', key, ARGV[i + 1]))
+			    if ends ~= nil and ends > at then
+			      redis.call('hset', key, ARGV[i + 1], string.format('%d', at + tonumber(ARGV[1])))
+			      renewed[i] = 1
+			    end
+			    readers(key, at)
 			  end
 			end
 			return renewed

@@ -35,6 +35,12 @@ import org.springframework.util.Assert;
  * <p>
  * The Redis implementation is {@link RedisLockStore}; any other backend (a database,
  * ZooKeeper) implements the same six methods and passes the same contract tests.
+ * <p>
+ * A store may also offer shared read locks ({@link #tryAcquireRead}): many readers or one
+ * writer per key, where the write lock is the lock of {@link #tryAcquire}. Then
+ * {@link #release}, {@link #renew}, {@link #isOwner} and {@link #expireAfter} work on a
+ * reader's token as on a writer's, and a writer that finds readers keeps new readers out
+ * for as long as it keeps trying, so that a stream of readers cannot starve it.
  *
  * @author distlock
  * @since 0.2.0
@@ -52,6 +58,25 @@ public interface LockStore extends AutoCloseable {
 	 * been taken, so the caller releases {@code token} once the backend answers again
 	 */
 	Attempt tryAcquire(String key, String token, Duration lease);
+
+	/**
+	 * Take a shared read lock on {@code key} for {@code lease}: granted unless a writer
+	 * holds the key or a writer is waiting for the current readers to leave. Each reader
+	 * has its own lease; a reader whose lease ended no longer keeps writers out, even
+	 * while other readers renew theirs. Read grants carry no fencing token.
+	 * @param key the lock key as the application named it
+	 * @param token the reader's owner token, unique per acquisition
+	 * @param lease how long the read lock lives unless renewed or released
+	 * @return the grant (fencing token {@code 0}), or how long the writer's lease (or the
+	 * waiting writer's mark) has left
+	 * @throws LockBackendException if the backend failed; the lock may or may not have
+	 * been taken, so the caller releases {@code token} once the backend answers again
+	 * @throws UnsupportedOperationException if the store has no read locks
+	 * @since 0.2.0
+	 */
+	default Attempt tryAcquireRead(String key, String token, Duration lease) {
+		throw new UnsupportedOperationException(getClass().getName() + " has no read locks");
+	}
 
 	/**
 	 * Release the lock if {@code token} still owns it, and notify the

@@ -38,6 +38,23 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class RedisLockCommands {
 
+	/**
+	 * How soon a writer refused by readers for the first time is told to try again, so
+	 * that, if it waits, it sets its writer-waiting mark soon (the scripts hold the same
+	 * figure).
+	 */
+	static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
+
+	/**
+	 * How long a writer's mark that it waits for readers lives unless the writer, trying
+	 * again, sets it anew: longer than the client's longest re-check interval (one
+	 * second), so new readers back off for as long as a writer waits, and for at most
+	 * this long after it gave up.
+	 */
+	static final Duration WRITER_WAITING = Duration.ofSeconds(2);
+
+	static final String WRITER_WAITING_MILLIS = Long.toString(WRITER_WAITING.toMillis());
+
 	private final StringRedisTemplate redis;
 
 	private final FirstConnection firstConnection;
@@ -57,8 +74,25 @@ final class RedisLockCommands {
 	Attempt tryAcquire(LockKeys keys, String token, Duration lease) {
 		this.firstConnection.await(keys.name(), "acquire");
 		List<Long> reply = requireReply(keys, "acquire",
-				call(keys, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE,
-						List.of(keys.lockKey(), keys.fenceKey()), token, Long.toString(lease.toMillis()))));
+				call(keys, "acquire",
+						() -> this.redis.execute(LockScripts.ACQUIRE,
+								List.of(keys.lockKey(), keys.fenceKey(), keys.writerWaitingKey()), token,
+								Long.toString(lease.toMillis()), WRITER_WAITING_MILLIS)));
+		return toAttempt(reply);
+	}
+
+	/**
+	 * Try once to acquire a read lock.
+	 * @param keys the lock's keys
+	 * @param token the reader's owner token to store
+	 * @param lease the reader's lease
+	 * @return the outcome; a grant carries no fencing token ({@code 0})
+	 */
+	Attempt tryAcquireRead(LockKeys keys, String token, Duration lease) {
+		this.firstConnection.await(keys.name(), "acquire");
+		List<Long> reply = requireReply(keys, "acquire",
+				call(keys, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE_READ,
+						List.of(keys.lockKey(), keys.writerWaitingKey()), token, Long.toString(lease.toMillis()))));
 		return toAttempt(reply);
 	}
 
@@ -89,13 +123,15 @@ final class RedisLockCommands {
 	List<Attempt> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
 		LockKeys first = keys.get(0);
 		this.firstConnection.await(first.name(), "acquire");
-		List<String> redisKeys = new ArrayList<>(keys.size() * 2);
+		List<String> redisKeys = new ArrayList<>(keys.size() * 3);
 		keys.forEach((key) -> {
 			redisKeys.add(key.lockKey());
 			redisKeys.add(key.fenceKey());
+			redisKeys.add(key.writerWaitingKey());
 		});
-		List<Long> reply = requireReply(first, "acquire", call(first, "acquire",
-				() -> this.redis.execute(LockScripts.ACQUIRE_ALL, redisKeys, token, Long.toString(lease.toMillis()))));
+		List<Long> reply = requireReply(first, "acquire",
+				call(first, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE_ALL, redisKeys, token,
+						Long.toString(lease.toMillis()), WRITER_WAITING_MILLIS)));
 		List<Attempt> attempts = new ArrayList<>(keys.size());
 		if (reply.get(0) == 1L) {
 			reply.subList(1, reply.size()).forEach((fence) -> attempts.add(Attempt.granted(fence)));

@@ -39,28 +39,46 @@ import org.springframework.util.StringUtils;
 final class RedisLockInspection {
 
 	/**
-	 * Inspect: the owner token ({@code ""} when free), the {@code PTTL} of the lock and
-	 * the last fencing token ({@code ""} when unknown), all as strings. KEYS: lock,
-	 * fence.
+	 * The owner of a lock key as a Lua function {@code owner(key)}: the writer's token,
+	 * one reader's token (the first in the hash) when readers hold it, or {@code nil}.
+	 */
+	private static final String OWNER = """
+			local function owner(key)
+			  local held = redis.call('type', key)['ok']
+			  if held == 'string' then
+			    return redis.call('get', key)
+			  end
+			  if held == 'hash' then
+			    return redis.call('hkeys', key)[1]
+			  end
+			  return nil
+			end
+			""";
+
+	/**
+	 * Inspect: the owner token ({@code ""} when free; one reader's token when readers
+	 * hold the key), the {@code PTTL} of the lock and the last fencing token ({@code ""}
+	 * when unknown), all as strings. KEYS: lock, fence.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<String>> INSPECT = (RedisScript) RedisScript.of("""
-			local owner = redis.call('get', KEYS[1])
+	static final RedisScript<List<String>> INSPECT = (RedisScript) RedisScript.of(OWNER + """
+			local held = owner(KEYS[1])
 			local fence = redis.call('get', KEYS[2])
-			return {owner or '', tostring(redis.call('pttl', KEYS[1])), fence or ''}
+			return {held or '', tostring(redis.call('pttl', KEYS[1])), fence or ''}
 			""", List.class);
 
 	/**
-	 * Force release: delete the lock whoever owns it and tell waiters on the release
-	 * channel. Returns the deleted owner token, or {@code ""} when the lock was free.
-	 * KEYS: lock, channel (same hash slot). ARGV: publish command.
+	 * Force release: delete the lock whoever owns it (the writer or every reader) and
+	 * tell waiters on the release channel. Returns the deleted owner token (one reader's
+	 * token when readers held it), or {@code ""} when the lock was free. KEYS: lock,
+	 * channel (same hash slot). ARGV: publish command.
 	 */
-	static final RedisScript<String> FORCE_RELEASE = RedisScript.of("""
-			local owner = redis.call('get', KEYS[1])
-			if owner then
+	static final RedisScript<String> FORCE_RELEASE = RedisScript.of(OWNER + """
+			local held = owner(KEYS[1])
+			if held then
 			  redis.call('del', KEYS[1])
 			  redis.call(ARGV[1], KEYS[2], 'released')
-			  return owner
+			  return held
 			end
 			return ''
 			""", String.class);

@@ -198,6 +198,26 @@ public final class RedisLockStore implements LockStore {
 		return attempt;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Readers are stored as a hash under the lock key (reader token to the end of its
+	 * lease in server milliseconds), so that the write lock's {@code SET NX} fails while
+	 * they hold it.
+	 * @throws UnsupportedOperationException if grants must be acknowledged by replicas:
+	 * read grants are not
+	 */
+	@Override
+	public Attempt tryAcquireRead(String key, String token, Duration lease) {
+		if (this.acknowledgedAcquire != null) {
+			throw new UnsupportedOperationException("Read locks are not acknowledged by replicas; lock '" + key
+					+ "' cannot be read-locked while distlock.replication.min-replicas is set");
+		}
+		Attempt attempt = this.commands.tryAcquireRead(keys(key), token, lease);
+		chooseNotificationsQuietly();
+		return attempt;
+	}
+
 	@Override
 	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		if (this.acknowledgedAcquire != null) {

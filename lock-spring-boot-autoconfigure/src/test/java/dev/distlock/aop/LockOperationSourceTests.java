@@ -21,6 +21,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockMode;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +66,12 @@ class LockOperationSourceTests {
 	@Test
 	void parsesAFixedLeaseTime() {
 		assertThat(operation("fixedLease").leaseTime()).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void takesTheWriteLockUnlessTheModeSaysRead() {
+		assertThat(operation("emptyWait").mode()).isEqualTo(LockMode.WRITE);
+		assertThat(operation("readMode").mode()).isEqualTo(LockMode.READ);
 	}
 
 	@Test
@@ -175,6 +182,10 @@ class LockOperationSourceTests {
 
 		@DistributedLock(key = "#p0", leaseTime = "10s")
 		public void fixedLease(String key) {
+		}
+
+		@DistributedLock(key = "#p0", mode = LockMode.READ)
+		public void readMode(String key) {
 		}
 
 		@DistributedLock(key = "#p0", fallbackMethod = "fallback")

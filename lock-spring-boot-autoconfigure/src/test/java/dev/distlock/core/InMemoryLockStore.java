@@ -19,6 +19,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,14 +33,21 @@ import org.jspecify.annotations.Nullable;
  * A {@link LockStore} in memory, for fast tests of the lock client and of code built on
  * it; not a production backend (its locks exist in one JVM only). It behaves like a
  * store: leases expire on time, operations are owner-checked, fencing tokens increase,
- * releases notify listeners. Tests can also make it unreachable, expire a key early or
- * give a key to a foreign owner.
+ * releases notify listeners, read locks are shared with a writer-waiting mark as in
+ * {@link RedisLockStore}. Tests can also make it unreachable, expire a key early or give
+ * a key to a foreign owner.
  *
  * @author distlock
  */
 public final class InMemoryLockStore implements LockStore {
 
+	private static final long WRITER_WAITING_NANOS = RedisLockCommands.WRITER_WAITING.toNanos();
+
 	private final Map<String, Grant> locks = new HashMap<>();
+
+	private final Map<String, Map<String, Long>> readers = new HashMap<>();
+
+	private final Map<String, WriterWaiting> writersWaiting = new HashMap<>();
 
 	private final Map<String, Long> fences = new HashMap<>();
 
@@ -50,28 +58,59 @@ public final class InMemoryLockStore implements LockStore {
 	@Override
 	public synchronized Attempt tryAcquire(String key, String token, Duration lease) {
 		requireReachable(key, "acquire");
-		Grant current = live(key);
-		if (current != null) {
-			return busy(current);
+		Attempt busy = busyForWriter(key, token);
+		if (busy != null) {
+			return busy;
 		}
 		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+		WriterWaiting waiting = this.writersWaiting.get(key);
+		if (waiting != null && waiting.token.equals(token)) {
+			this.writersWaiting.remove(key);
+		}
 		return Attempt.granted(this.fences.merge(key, 1L, Long::sum));
 	}
 
 	@Override
 	public synchronized List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		requireReachable(keys.get(0), "acquire");
-		List<Attempt> attempts = new ArrayList<>(keys.size());
-		boolean free = keys.stream().allMatch((key) -> live(key) == null);
+		List<Attempt> busy = new ArrayList<>(keys.size());
 		for (String key : keys) {
-			attempts.add(free ? tryAcquire(key, token, lease) : busy(live(key)));
+			busy.add(busyForWriter(key, token));
+		}
+		List<Attempt> attempts = new ArrayList<>(keys.size());
+		boolean free = busy.stream().allMatch((attempt) -> attempt == null);
+		for (int i = 0; i < keys.size(); i++) {
+			Attempt refused = busy.get(i);
+			attempts
+				.add(free ? tryAcquire(keys.get(i), token, lease) : (refused != null) ? refused : Attempt.busy(null));
 		}
 		return attempts;
 	}
 
 	@Override
+	public synchronized Attempt tryAcquireRead(String key, String token, Duration lease) {
+		requireReachable(key, "acquire");
+		Grant writer = live(key);
+		if (writer != null) {
+			return busy(writer);
+		}
+		WriterWaiting waiting = liveWriterWaiting(key);
+		if (waiting != null && waiting.active) {
+			return Attempt.busy(Duration.ofNanos(Math.max(0, waiting.expiresAtNanos - System.nanoTime())));
+		}
+		this.readers.computeIfAbsent(key, (name) -> new LinkedHashMap<>())
+			.put(token, System.nanoTime() + lease.toNanos());
+		return Attempt.granted(0);
+	}
+
+	@Override
 	public synchronized boolean expireAfter(String key, String token, Duration remaining) {
 		requireReachable(key, "release");
+		Map<String, Long> reading = liveReaders(key);
+		if (reading.containsKey(token)) {
+			reading.put(token, System.nanoTime() + remaining.toNanos());
+			return true;
+		}
 		Grant current = live(key);
 		if (current == null || !current.token.equals(token)) {
 			return false;
@@ -82,19 +121,27 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public boolean release(String key, String token) {
+		boolean owned;
 		synchronized (this) {
 			requireReachable(key, "release");
-			Grant current = live(key);
-			if (current == null || !current.token.equals(token)) {
-				return false;
+			Map<String, Long> reading = this.readers.get(key);
+			if (reading != null && reading.containsKey(token)) {
+				owned = System.nanoTime() - reading.remove(token) < 0;
+				if (!liveReaders(key).isEmpty()) {
+					return owned;
+				}
 			}
-			this.locks.remove(key);
+			else {
+				Grant current = live(key);
+				if (current == null || !current.token.equals(token)) {
+					return false;
+				}
+				this.locks.remove(key);
+				owned = true;
+			}
 		}
-		Set<Runnable> waiting = this.listeners.get(key);
-		if (waiting != null) {
-			waiting.forEach(Runnable::run);
-		}
-		return true;
+		notifyReleased(key);
+		return owned;
 	}
 
 	@Override
@@ -102,11 +149,16 @@ public final class InMemoryLockStore implements LockStore {
 		List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
 		for (Renewal renewal : renewals) {
 			Grant current = live(renewal.key());
+			Map<String, Long> reading = liveReaders(renewal.key());
 			if (this.unreachable) {
 				outcomes.add(RenewalOutcome.FAILED);
 			}
 			else if (current != null && current.token.equals(renewal.token())) {
 				this.locks.put(renewal.key(), new Grant(renewal.token(), System.nanoTime() + lease.toNanos()));
+				outcomes.add(RenewalOutcome.RENEWED);
+			}
+			else if (reading.containsKey(renewal.token())) {
+				reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
 				outcomes.add(RenewalOutcome.RENEWED);
 			}
 			else {
@@ -120,7 +172,7 @@ public final class InMemoryLockStore implements LockStore {
 	public synchronized boolean isOwner(String key, String token) {
 		requireReachable(key, "check");
 		Grant current = live(key);
-		return current != null && current.token.equals(token);
+		return (current != null && current.token.equals(token)) || liveReaders(key).containsKey(token);
 	}
 
 	@Override
@@ -135,7 +187,7 @@ public final class InMemoryLockStore implements LockStore {
 	@Override
 	public synchronized KeyState inspect(String key) {
 		requireReachable(key, "inspect");
-		Grant current = live(key);
+		Grant current = holder(key);
 		Long fence = this.fences.get(key);
 		if (current == null) {
 			return new KeyState(null, null, (fence != null) ? fence : 0);
@@ -150,16 +202,14 @@ public final class InMemoryLockStore implements LockStore {
 		Grant released;
 		synchronized (this) {
 			requireReachable(key, "force-release");
-			released = live(key);
+			released = holder(key);
 			if (released == null) {
 				return null;
 			}
 			this.locks.remove(key);
+			this.readers.remove(key);
 		}
-		Set<Runnable> waiting = this.listeners.get(key);
-		if (waiting != null) {
-			waiting.forEach(Runnable::run);
-		}
+		notifyReleased(key);
 		return released.token;
 	}
 
@@ -173,20 +223,22 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	/**
-	 * Return whether someone holds {@code key}.
+	 * Return whether someone holds {@code key}, a writer or readers.
 	 * @param key the lock key
 	 * @return whether the key is locked
 	 */
 	public synchronized boolean isLocked(String key) {
-		return live(key) != null;
+		return holder(key) != null;
 	}
 
 	/**
-	 * Drop the lock on {@code key} as if its lease had run out, without notifying.
+	 * Drop the lock on {@code key} (the writer and every reader) as if its lease had run
+	 * out, without notifying.
 	 * @param key the lock key
 	 */
 	public synchronized void expire(String key) {
 		this.locks.remove(key);
+		this.readers.remove(key);
 	}
 
 	/**
@@ -195,7 +247,41 @@ public final class InMemoryLockStore implements LockStore {
 	 * @param owner the foreign owner token
 	 */
 	public synchronized void takeOver(String key, String owner) {
+		this.readers.remove(key);
 		this.locks.put(key, new Grant(owner, Long.MAX_VALUE));
+	}
+
+	/**
+	 * Return why a writer with {@code token} cannot take {@code key} now, marking it as
+	 * waiting if readers hold the key (pending the first time, active when refused again,
+	 * unless another writer's mark is there), or {@code null} if it can.
+	 */
+	private @Nullable Attempt busyForWriter(String key, String token) {
+		Grant current = live(key);
+		if (current != null) {
+			return busy(current);
+		}
+		Map<String, Long> reading = liveReaders(key);
+		if (reading.isEmpty()) {
+			return null;
+		}
+		long now = System.nanoTime();
+		WriterWaiting waiting = liveWriterWaiting(key);
+		if (waiting == null || waiting.token.equals(token)) {
+			this.writersWaiting.put(key, new WriterWaiting(token, waiting != null, now + WRITER_WAITING_NANOS));
+		}
+		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
+		Duration firstEnd = Duration.ofNanos(Math.max(0, firstEnds - now));
+		boolean pending = waiting == null;
+		return Attempt.busy((pending && firstEnd.compareTo(RedisLockCommands.PENDING_WRITER_RECHECK) > 0)
+				? RedisLockCommands.PENDING_WRITER_RECHECK : firstEnd);
+	}
+
+	private void notifyReleased(String key) {
+		Set<Runnable> waiting = this.listeners.get(key);
+		if (waiting != null) {
+			waiting.forEach(Runnable::run);
+		}
 	}
 
 	private static Attempt busy(@Nullable Grant current) {
@@ -204,6 +290,21 @@ public final class InMemoryLockStore implements LockStore {
 		}
 		return Attempt.busy((current.expiresAtNanos == Long.MAX_VALUE) ? null
 				: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime())));
+	}
+
+	/**
+	 * Return the writer, or the reader whose lease ends last, of {@code key}.
+	 */
+	private @Nullable Grant holder(String key) {
+		Grant writer = live(key);
+		if (writer != null) {
+			return writer;
+		}
+		return liveReaders(key).entrySet()
+			.stream()
+			.max(Map.Entry.comparingByValue())
+			.map((reader) -> new Grant(reader.getKey(), reader.getValue()))
+			.orElse(null);
 	}
 
 	private @Nullable Grant live(String key) {
@@ -215,6 +316,32 @@ public final class InMemoryLockStore implements LockStore {
 		return grant;
 	}
 
+	private @Nullable WriterWaiting liveWriterWaiting(String key) {
+		WriterWaiting waiting = this.writersWaiting.get(key);
+		if (waiting != null && System.nanoTime() - waiting.expiresAtNanos >= 0) {
+			this.writersWaiting.remove(key);
+			return null;
+		}
+		return waiting;
+	}
+
+	/**
+	 * Return the readers of {@code key} whose lease has not ended, dropping the others;
+	 * an empty map (not stored) when there are none.
+	 */
+	private Map<String, Long> liveReaders(String key) {
+		Map<String, Long> reading = this.readers.get(key);
+		if (reading == null) {
+			return new HashMap<>();
+		}
+		long now = System.nanoTime();
+		reading.values().removeIf((ends) -> now - ends >= 0);
+		if (reading.isEmpty()) {
+			this.readers.remove(key);
+		}
+		return reading;
+	}
+
 	private void requireReachable(String key, String operation) {
 		if (this.unreachable) {
 			throw new LockBackendException(key, operation, new IllegalStateException("the in-memory store is down"));
@@ -222,6 +349,10 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	private record Grant(String token, long expiresAtNanos) {
+
+	}
+
+	private record WriterWaiting(String token, boolean active, long expiresAtNanos) {
 
 	}
 

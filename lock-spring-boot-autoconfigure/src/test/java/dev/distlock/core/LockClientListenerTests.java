@@ -166,6 +166,24 @@ class LockClientListenerTests {
 	}
 
 	@Test
+	void reportsReadLocksLikeWriteLocksAndAReadLockTakenOverAsTaken() throws Exception {
+		DefaultLockClient client = client(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
+		LockHandle reader = client.readLocks().obtain("prices", "price:1");
+		reader.acquire(Duration.ZERO, null);
+		reader.acquire(Duration.ZERO, null);
+		reader.unlock();
+		reader.unlock();
+		LockHold hold = client.readLocks().acquire("prices", "price:2", Duration.ZERO, null);
+		this.store.takeOver("price:2", "someone-else");
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.listener.events()).contains("prices price:2 lost taken"));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release);
+		assertThat(this.listener.events()).containsExactly("prices price:1 started", "prices price:1 acquired",
+				"prices price:1 released", "prices price:2 started", "prices price:2 acquired",
+				"prices price:2 lost taken", "prices price:2 released with LockLostException");
+	}
+
+	@Test
 	void reportsAFixedLeaseThatRanOutAsExpiredAtItsRelease() throws Exception {
 		DefaultLockClient client = client();
 		LockHold hold = client.acquire("reports", "nightly", Duration.ZERO, Duration.ofMillis(50));

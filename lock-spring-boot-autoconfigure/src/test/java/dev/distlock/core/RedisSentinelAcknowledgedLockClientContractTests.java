@@ -41,6 +41,11 @@ class RedisSentinelAcknowledgedLockClientContractTests extends RedisLockClientCo
 
 	private static StringRedisTemplate redis;
 
+	@Override
+	protected boolean hasReadLocks() {
+		return false;
+	}
+
 	@BeforeAll
 	static void start() {
 		sentinel = TestRedis.startSentinel();

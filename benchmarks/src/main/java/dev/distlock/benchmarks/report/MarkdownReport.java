@@ -26,6 +26,7 @@ import dev.distlock.benchmarks.RunSettings;
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
+import dev.distlock.benchmarks.workload.ReadWriteResult;
 import dev.distlock.benchmarks.workload.Throughput;
 
 /**
@@ -66,6 +67,7 @@ public final class MarkdownReport {
 		uncontended(out, "Uncontended acquire+release, " + this.settings.threads() + " threads on distinct keys",
 				measurements.uncontendedMulti);
 		contended(out, measurements);
+		readWrite(out, measurements);
 		held(out, measurements);
 		annotation(out, measurements);
 		return out.toString();
@@ -176,6 +178,34 @@ public final class MarkdownReport {
 				.append(" |\n");
 		}
 		out.append('\n');
+	}
+
+	private static void readWrite(StringBuilder out, Measurements measurements) {
+		out.append("## Read-write: one key, 16 reader threads + 1 writer thread (two clients, one JVM)\n\n");
+		out.append("Readers read a Redis value under the read lock, back to back; the writer increments it under ")
+			.append("the write lock, 50 ms apart. \"write lock only\" is the same work with every thread on ")
+			.append("distlock's write lock. Writer wait = asking to holding. Violations = a writer inside with anyone ")
+			.append("else (or, under the write lock only, two readers at once).\n\n");
+		out.append("| Library | mode | reads/s | writes/s | writer wait p50 us | writer wait p99 us | most readers "
+				+ "inside at once | violations | wait timeouts |\n|---|---|---|---|---|---|---|---|---|\n");
+		for (Map.Entry<Contender, Outcome<ReadWriteResult>> entry : measurements.readWrite.entrySet()) {
+			readWriteRow(out, entry.getKey().label(), "read + write locks", entry.getValue());
+		}
+		readWriteRow(out, Contender.DISTLOCK.label(), "write lock only", measurements.writeLockOnly);
+		out.append('\n');
+	}
+
+	private static void readWriteRow(StringBuilder out, String label, String mode, Outcome<ReadWriteResult> outcome) {
+		out.append("| ")
+			.append(label)
+			.append(" | ")
+			.append(mode)
+			.append(" | ")
+			.append(outcome.format((result) -> Format.ops(result.readerOpsPerSecond()) + " | "
+					+ Format.ops(result.writerOpsPerSecond()) + " | " + Format.micros(result.writerWait().p50Nanos())
+					+ " | " + Format.micros(result.writerWait().p99Nanos()) + " | " + result.maxReadersTogether()
+					+ " | " + result.violations() + " | " + result.timeouts()))
+			.append(" |\n");
 	}
 
 	private static String perOp(Map<String, Double> commands) {

@@ -23,6 +23,7 @@ import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.Latency;
+import dev.distlock.benchmarks.workload.ReadWriteResult;
 import dev.distlock.benchmarks.workload.Throughput;
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +46,14 @@ public final class Measurements {
 
 	/** Many locks held under the watchdog. */
 	public final Map<Contender, Outcome<HeldLocksResult>> held = new EnumMap<>(Contender.class);
+
+	/** Many readers and one writer on one key, readers taking the read lock. */
+	public final Map<Contender, Outcome<ReadWriteResult>> readWrite = new EnumMap<>(Contender.class);
+
+	/**
+	 * The same work with distlock's write lock only (readers take the write lock too).
+	 */
+	public Outcome<ReadWriteResult> writeLockOnly = Outcome.notApplicable("not run");
 
 	/** Round-trip time of {@code PING} on the benchmark Redis. */
 	public Latency roundTrip = new Latency(0, 0, 0);

@@ -23,6 +23,7 @@ import java.util.Map;
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
+import dev.distlock.benchmarks.workload.ReadWriteResult;
 import dev.distlock.benchmarks.workload.Throughput;
 
 /**
@@ -42,6 +43,10 @@ final class Targets {
 	static final int RENEWAL_ROUND_TRIPS = 100;
 
 	static final double ANNOTATION_NANOS = 2000;
+
+	static final double READERS_VS_WRITE_LOCK_ONLY = 5;
+
+	static final String READERS = "16 readers + 1 writer";
 
 	private Targets() {
 	}
@@ -89,15 +94,58 @@ final class Targets {
 					held.extraThreads() + " extra threads", "0", held.extraThreads() <= 0,
 					"thread count measured; timers: one scheduled renewal task per client (LeaseWatchdog)"));
 		}
+		targets.addAll(readWrite(measurements));
 		targets.add(annotation(measurements.annotation));
 		long violations = measurements.contended.values()
 			.stream()
 			.filter((outcome) -> outcome.value() != null)
 			.mapToLong((outcome) -> outcome.value().violations())
 			.sum();
+		violations += measurements.readWrite.values()
+			.stream()
+			.filter((outcome) -> outcome.value() != null)
+			.mapToLong((outcome) -> outcome.value().violations())
+			.sum();
+		ReadWriteResult writeLockOnly = measurements.writeLockOnly.value();
+		violations += (writeLockOnly != null) ? writeLockOnly.violations() : 0;
 		targets.add(Target.of("Mutual exclusion in every contended run: 0 violations", violations + " violations", "0",
-				violations == 0, "lost counter updates plus overlapping holds, all libraries"));
+				violations == 0,
+				"lost counter updates plus overlapping holds, all libraries; read-write runs: a writer inside with "
+						+ "anyone else"));
 		return targets;
+	}
+
+	/**
+	 * Reader throughput with read locks against the same work under the write lock only,
+	 * and the writer's p99 wait: bounded means no longer than in the write-lock-only run,
+	 * where it queues behind every reader.
+	 */
+	private static List<Target> readWrite(Measurements measurements) {
+		ReadWriteResult shared = Measurements.valueOf(measurements.readWrite, Contender.DISTLOCK);
+		ReadWriteResult exclusive = measurements.writeLockOnly.value();
+		if (shared == null || exclusive == null) {
+			return List.of(Target.notMeasured("Read-write, " + READERS + ": reader throughput >= 5x write lock only",
+					"the read-write or the write-lock-only run was not measured"));
+		}
+		double ratio = shared.readerOpsPerSecond() / Math.max(1e-9, exclusive.readerOpsPerSecond());
+		ReadWriteResult redisson = Measurements.valueOf(measurements.readWrite, Contender.REDISSON);
+		String versusRedisson = (redisson != null)
+				? "; Redisson RReadWriteLock: " + Format.ops(redisson.readerOpsPerSecond()) + " reads/s, writer p99 "
+						+ Format.micros(redisson.writerWait().p99Nanos()) + " us"
+				: "";
+		return List.of(
+				Target.of("Read-write, " + READERS + ": reader throughput >= 5x write lock only",
+						Format.ops(shared.readerOpsPerSecond()) + " reads/s",
+						Format.ops(exclusive.readerOpsPerSecond()) + " reads/s (write lock only)",
+						ratio >= READERS_VS_WRITE_LOCK_ONLY,
+						Format.ratio(ratio) + " the write-lock-only run; up to " + shared.maxReadersTogether()
+								+ " readers inside at once" + versusRedisson),
+				Target.of("Read-write, " + READERS + ": writer p99 wait bounded",
+						Format.micros(shared.writerWait().p99Nanos()) + " us",
+						"<= " + Format.micros(exclusive.writerWait().p99Nanos()) + " us (write lock only)",
+						shared.writerWait().p99Nanos() <= exclusive.writerWait().p99Nanos() && shared.timeouts() == 0,
+						shared.writerWait().samples() + " writes; bounded = no longer than behind a plain mutex, "
+								+ "no 30 s wait timed out"));
 	}
 
 	private static Target uncontended(String name, Map<Contender, Outcome<Throughput>> results) {

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.core.LockStore.RenewalOutcome;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.DataType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Redis scripts on a key held by readers (a hash) or by a writer (a string): every
+ * owner-checked script answers "not owner" for a token of the other kind instead of
+ * failing with {@code WRONGTYPE}, readers whose lease ended are dropped, and a writer
+ * refused by readers keeps new readers out.
+ *
+ * @author distlock
+ */
+class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
+
+	private static final Duration LEASE = Duration.ofSeconds(10);
+
+	private RedisLockStore store;
+
+	@BeforeEach
+	void createStore() {
+		this.store = new RedisLockStore(redis);
+	}
+
+	@AfterEach
+	void closeStore() {
+		this.store.close();
+	}
+
+	@Test
+	void exclusiveScriptsOnAReadHeldKeyAnswerNotOwnerInsteadOfFailing() {
+		String key = uniqueKey("read-held");
+		assertThat(this.store.tryAcquireRead(key, "reader", LEASE)).isEqualTo(Attempt.granted(0));
+		assertThat(redis.type(lockKey(key))).isEqualTo(DataType.HASH);
+		assertThat(this.store.release(key, "writer")).isFalse();
+		assertThat(this.store.isOwner(key, "writer")).isFalse();
+		assertThat(this.store.expireAfter(key, "writer", LEASE)).isFalse();
+		assertThat(this.store.renew(List.of(new Renewal(key, "writer")), LEASE)).containsExactly(RenewalOutcome.LOST);
+		Attempt refused = this.store.tryAcquire(key, "writer", LEASE);
+		assertThat(refused.acquired()).isFalse();
+		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(LEASE);
+		assertThat(this.store.tryAcquireAll(List.of(key), "writer", LEASE)).singleElement()
+			.satisfies((attempt) -> assertThat(attempt.acquired()).isFalse());
+		assertThat(this.store.inspect(key).ownerToken()).isEqualTo("reader");
+		assertThat(this.store.isOwner(key, "reader")).isTrue();
+		assertThat(this.store.renew(List.of(new Renewal(key, "reader")), LEASE))
+			.containsExactly(RenewalOutcome.RENEWED);
+		assertThat(this.store.expireAfter(key, "reader", LEASE)).isTrue();
+		assertThat(this.store.release(key, "reader")).isTrue();
+		assertThat(redis.hasKey(lockKey(key))).isFalse();
+	}
+
+	@Test
+	void readScriptsOnAWriteHeldKeyAnswerNotOwner() {
+		String key = uniqueKey("write-held");
+		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isTrue();
+		Attempt refused = this.store.tryAcquireRead(key, "reader", LEASE);
+		assertThat(refused.acquired()).isFalse();
+		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(LEASE);
+		assertThat(this.store.release(key, "reader")).isFalse();
+		assertThat(this.store.isOwner(key, "reader")).isFalse();
+		assertThat(this.store.expireAfter(key, "reader", LEASE)).isFalse();
+		assertThat(this.store.renew(List.of(new Renewal(key, "reader")), LEASE)).containsExactly(RenewalOutcome.LOST);
+		assertThat(this.store.isOwner(key, "writer")).isTrue();
+		assertThat(this.store.release(key, "writer")).isTrue();
+	}
+
+	@Test
+	void aWriterRefusedTwiceByReadersKeepsNewReadersOutUntilItGetsIn() {
+		String key = uniqueKey("writer-waiting");
+		assertThat(this.store.tryAcquireRead(key, "reader-1", LEASE).acquired()).isTrue();
+		assertThat(this.store.tryAcquire(key, "writer", LEASE).holderLeaseRemaining())
+			.as("a writer refused once is told to try again soon")
+			.isLessThanOrEqualTo(RedisLockCommands.PENDING_WRITER_RECHECK);
+		assertThat(this.store.tryAcquire(key, "one-try", LEASE).acquired()).isFalse();
+		assertThat(this.store.tryAcquireRead(key, "reader-2", LEASE).acquired())
+			.as("a writer refused once may be trying once: readers still get in")
+			.isTrue();
+		assertThat(this.store.release(key, "reader-2")).isTrue();
+		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isFalse();
+		Attempt refused = this.store.tryAcquireRead(key, "reader-2", LEASE);
+		assertThat(refused.acquired()).isFalse();
+		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(RedisLockCommands.WRITER_WAITING);
+		assertThat(this.store.release(key, "reader-1")).isTrue();
+		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isTrue();
+		assertThat(redis.hasKey(lockKey(key) + ":writer-waiting")).as("the grant cleared the writer's mark").isFalse();
+		assertThat(this.store.release(key, "writer")).isTrue();
+		assertThat(this.store.tryAcquireRead(key, "reader-2", LEASE).acquired()).isTrue();
+		assertThat(this.store.release(key, "reader-2")).isTrue();
+	}
+
+	@Test
+	void readersWhoseLeaseEndedAreDroppedAndTheKeyLivesAsLongAsTheLatestReader() throws Exception {
+		String key = uniqueKey("reader-expiry");
+		assertThat(this.store.tryAcquireRead(key, "short", Duration.ofMillis(200)).acquired()).isTrue();
+		assertThat(this.store.tryAcquireRead(key, "long", LEASE).acquired()).isTrue();
+		assertThat(redis.getExpire(lockKey(key))).isGreaterThan(5);
+		Thread.sleep(300);
+		assertThat(this.store.isOwner(key, "short")).isFalse();
+		assertThat(this.store.renew(List.of(new Renewal(key, "short"), new Renewal(key, "long")), LEASE))
+			.containsExactly(RenewalOutcome.LOST, RenewalOutcome.RENEWED);
+		assertThat(redis.<String, String>opsForHash().keys(lockKey(key))).containsExactly("long");
+		assertThat(this.store.release(key, "short")).isFalse();
+		assertThat(this.store.release(key, "long")).isTrue();
+		assertThat(redis.hasKey(lockKey(key))).isFalse();
+	}
+
+}
