@@ -18,6 +18,7 @@ package dev.distlock.aop;
 
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.Set;
 
 import dev.distlock.annotation.DistributedLock;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +27,7 @@ import org.springframework.aot.generate.GenerationContext;
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.ReflectionHints;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.aot.BeanRegistrationCode;
@@ -33,14 +35,16 @@ import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
  * Registers the reflection that the advice needs at run time for each bean with
  * {@link DistributedLock @DistributedLock} methods, for a native image: the locked method
- * (its parameter names, read by the key expression), the public methods of its parameter
- * types (which the key expression reads, such as {@code #order.userId}), its
+ * (its parameter names, read by the key expression), the public methods of the types the
+ * key expression reads ({@link KeyExpressionTypes}: parameter types, types reached
+ * through properties such as {@code #order.customer.id}, referenced beans), its
  * {@code fallbackMethod} (invoked by reflection) and the public methods of the bean's
  * interfaces (a JDK proxy invokes the target through them). Listed in
  * {@code META-INF/spring/aot.factories}.
@@ -59,7 +63,8 @@ class DistributedLockBeanRegistrationAotProcessor implements BeanRegistrationAot
 		Map<Method, DistributedLock> lockedMethods = MethodIntrospector.selectMethods(beanClass,
 				(MethodIntrospector.MetadataLookup<DistributedLock>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, DistributedLock.class));
-		return lockedMethods.isEmpty() ? null : new LockedBeanHints(beanClass, lockedMethods);
+		return lockedMethods.isEmpty() ? null
+				: new LockedBeanHints(beanClass, lockedMethods, registeredBean.getBeanFactory());
 	}
 
 	/**
@@ -71,9 +76,12 @@ class DistributedLockBeanRegistrationAotProcessor implements BeanRegistrationAot
 
 		private final Map<Method, DistributedLock> lockedMethods;
 
-		LockedBeanHints(Class<?> beanClass, Map<Method, DistributedLock> lockedMethods) {
+		private final BeanFactory beanFactory;
+
+		LockedBeanHints(Class<?> beanClass, Map<Method, DistributedLock> lockedMethods, BeanFactory beanFactory) {
 			this.beanClass = beanClass;
 			this.lockedMethods = lockedMethods;
+			this.beanFactory = beanFactory;
 		}
 
 		@Override
@@ -81,8 +89,8 @@ class DistributedLockBeanRegistrationAotProcessor implements BeanRegistrationAot
 			ReflectionHints reflection = generationContext.getRuntimeHints().reflection();
 			this.lockedMethods.forEach((method, annotation) -> {
 				reflection.registerMethod(method, ExecutableMode.INTROSPECT);
-				for (Class<?> parameterType : method.getParameterTypes()) {
-					registerPublicMethods(reflection, parameterType);
+				for (Class<?> type : expressionTypes(method, annotation.key())) {
+					reflection.registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 				}
 				if (StringUtils.hasText(annotation.fallbackMethod())) {
 					Method fallback = FallbackMethod.resolve(method, this.beanClass, annotation.fallbackMethod())
@@ -95,13 +103,16 @@ class DistributedLockBeanRegistrationAotProcessor implements BeanRegistrationAot
 			}
 		}
 
-		private static void registerPublicMethods(ReflectionHints reflection, Class<?> type) {
-			Class<?> elementType = type;
-			while (elementType.isArray()) {
-				elementType = elementType.getComponentType();
+		private Set<Class<?>> expressionTypes(Method method, String key) {
+			if (!StringUtils.hasText(key)) {
+				return Set.of(); // refused at startup
 			}
-			if (!elementType.isPrimitive()) {
-				reflection.registerType(elementType, MemberCategory.INVOKE_PUBLIC_METHODS);
+			try {
+				return KeyExpressionTypes.of(method, key, this.beanFactory);
+			}
+			catch (ParseException ex) {
+				throw new IllegalStateException("@DistributedLock(key = \"" + key + "\") on " + method
+						+ " is not a valid SpEL expression: " + ex.getMessage(), ex);
 			}
 		}
 

@@ -67,8 +67,39 @@ class DistributedLockBeanRegistrationAotProcessorTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(Order.class)
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(method(OrderService.class, "unlocked")).introspect())
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(Customer.class)
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).as("reached through #order.customer")
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(Receipt.class)).as("parameter of an unlocked method")
 			.rejects(hints);
+	}
+
+	@Test
+	void registersTypesReachedThroughIndexedParametersGettersAndReferencedBeans() {
+		this.beanFactory.registerBeanDefinition("tenants", new RootBeanDefinition(Tenants.class));
+		RuntimeHints hints = process(ShippingService.class);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(Region.class)
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).as("reached through #a0.region").accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(Tenants.class)
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).as("referenced as @tenants").accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(Tenant.class)
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).as("reached through @tenants.current()")
+			.accepts(hints);
+	}
+
+	@Test
+	void failsAotProcessingWhenKeyExpressionIsInvalid() {
+		BeanRegistrationAotContribution contribution = this.processor
+			.processAheadOfTime(register(InvalidKeyService.class));
+		assertThat(contribution).isNotNull();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> contribution.applyTo(this.generationContext, mock(BeanRegistrationCode.class)))
+			.withMessageContaining("@DistributedLock(key = \"'order:' +\")")
+			.withMessageContaining("is not a valid SpEL expression");
 	}
 
 	@Test
@@ -152,7 +183,55 @@ class DistributedLockBeanRegistrationAotProcessorTests {
 			return null;
 		}
 
-		public void unlocked(Order order) {
+		public void unlocked(Receipt receipt) {
+		}
+
+	}
+
+	record Receipt(long id) {
+
+	}
+
+	public static class Region {
+
+		public String getName() {
+			return "eu";
+		}
+
+	}
+
+	public static class Shipment {
+
+		public Region getRegion() {
+			return new Region();
+		}
+
+	}
+
+	record Tenant(String id) {
+
+	}
+
+	public static class Tenants {
+
+		public Tenant current() {
+			return new Tenant("t1");
+		}
+
+	}
+
+	static class ShippingService {
+
+		@DistributedLock(key = "@tenants.current().id() + ':' + #a0.region.name")
+		public void ship(Shipment shipment) {
+		}
+
+	}
+
+	static class InvalidKeyService {
+
+		@DistributedLock(key = "'order:' +")
+		public void work() {
 		}
 
 	}
