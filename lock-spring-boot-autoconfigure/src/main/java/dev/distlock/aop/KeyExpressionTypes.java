@@ -47,7 +47,8 @@ import org.springframework.util.StringUtils;
  * through chains of properties and methods from a parameter ({@code #order.customer.id}
  * reaches the type of {@code customer}), and the types of referenced beans
  * ({@code @tenants.current()}). A chain whose next type cannot be told statically (an
- * indexer, an overloaded method, a value typed {@code Object}) is followed no further.
+ * indexer, an overloaded method, a value typed {@code Object}) is followed no further;
+ * the types are the declared ones, not the subclasses that values may have at run time.
  *
  * @author distlock
  * @since 0.2.0
@@ -64,11 +65,11 @@ final class KeyExpressionTypes {
 
 	private final @Nullable String[] names;
 
-	private final @Nullable BeanFactory beanFactory;
+	private final BeanFactory beanFactory;
 
 	private final Set<Class<?>> types = new LinkedHashSet<>();
 
-	private KeyExpressionTypes(Method method, @Nullable BeanFactory beanFactory) {
+	private KeyExpressionTypes(Method method, BeanFactory beanFactory) {
 		this.method = method;
 		String[] discovered = parameterNames.getParameterNames(method);
 		this.names = (discovered != null) ? discovered : new String[method.getParameterCount()];
@@ -80,11 +81,11 @@ final class KeyExpressionTypes {
 	 * read members of, primitives and arrays excluded (arrays as their element type).
 	 * @param method the locked method
 	 * @param expression its key expression
-	 * @param beanFactory the bean factory that resolves bean references, if any
+	 * @param beanFactory the bean factory that resolves bean references
 	 * @return the types
 	 * @throws org.springframework.expression.ParseException if the expression is invalid
 	 */
-	static Set<Class<?>> of(Method method, String expression, @Nullable BeanFactory beanFactory) {
+	static Set<Class<?>> of(Method method, String expression, BeanFactory beanFactory) {
 		KeyExpressionTypes collector = new KeyExpressionTypes(method, beanFactory);
 		for (Class<?> parameterType : method.getParameterTypes()) {
 			collector.add(parameterType);
@@ -140,7 +141,7 @@ final class KeyExpressionTypes {
 
 	private @Nullable Class<?> beanType(BeanReference reference) {
 		String name = reference.getName();
-		if (this.beanFactory == null || name.startsWith("&") || !this.beanFactory.containsBean(name)) {
+		if (name.startsWith("&") || !this.beanFactory.containsBean(name)) {
 			return null;
 		}
 		return this.beanFactory.getType(name, false);
@@ -193,6 +194,7 @@ final class KeyExpressionTypes {
 			return null;
 		}
 		this.types.add(elementType);
+		// an array's elements are reached through an indexer, which is not followed
 		return (elementType == type) ? type : null;
 	}
 
