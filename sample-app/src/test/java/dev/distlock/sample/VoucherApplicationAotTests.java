@@ -78,45 +78,52 @@ class VoucherApplicationAotTests {
 		int port = freePort();
 		Path log = this.temp.resolve("sample.log");
 		Process sample = start(redis, keyPrefix, port, log);
-		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(redis.host(), redis.port()));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
 		try {
 			URI baseUri = URI.create("http://127.0.0.1:" + port);
 			awaitReady(sample, baseUri, log);
 			assertThat(Files.readString(log)).contains("Starting AOT-processed VoucherApplication");
-			StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
-			VoucherApiClient api = new VoucherApiClient(this.http, baseUri);
-			long voucher = api.createVoucher("AOT", 10);
-
-			template.opsForValue().set(lockKey, "another-instance", Duration.ofSeconds(30));
-			HttpResponse<String> busy = order(api, voucher);
-			assertThat(busy.statusCode()).as(busy.body()).isEqualTo(429);
-			assertThat(api.problemCode(busy.body())).isEqualTo("busy");
-			assertThat(api.orderingUsers(voucher)).isEmpty();
-
-			template.delete(lockKey);
-			HttpResponse<String> created = order(api, voucher);
-			assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-			JsonNode order = this.json.readTree(created.body());
-			assertThat(order.get("userId").asLong()).isEqualTo(USER);
-			assertThat(order.get("voucherId").asLong()).isEqualTo(voucher);
-			String fence = template.opsForValue().get(lockKey + ":fence");
-			assertThat(fence).as("fencing token granted in Redis for the user's lock").isNotNull();
-			assertThat(order.get("fencingToken").asLong()).isEqualTo(Long.parseLong(fence));
-			assertThat(template.hasKey(lockKey)).as("lock released after the order").isFalse();
-			assertThat(api.orderingUsers(voucher)).containsExactly(USER);
-			assertThat(api.stock(voucher)).isEqualTo(9);
-
-			HttpResponse<String> duplicate = order(api, voucher);
-			assertThat(duplicate.statusCode()).as(duplicate.body()).isEqualTo(409);
-			assertThat(api.problemCode(duplicate.body())).isEqualTo("already-ordered");
+			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(redis.host(), redis.port()));
+			connectionFactory.afterPropertiesSet();
+			connectionFactory.start();
+			try {
+				placeOrders(new VoucherApiClient(this.http, baseUri), new StringRedisTemplate(connectionFactory),
+						lockKey);
+			}
+			finally {
+				connectionFactory.destroy();
+			}
 		}
 		finally {
 			stop(sample);
-			connectionFactory.destroy();
 		}
+	}
+
+	private void placeOrders(VoucherApiClient api, StringRedisTemplate redis, String lockKey) throws Exception {
+		long voucher = api.createVoucher("AOT", 10);
+
+		redis.opsForValue().set(lockKey, "another-instance", Duration.ofSeconds(30));
+		HttpResponse<String> busy = order(api, voucher);
+		assertThat(busy.statusCode()).as(busy.body()).isEqualTo(429);
+		assertThat(api.problemCode(busy.body())).isEqualTo("busy");
+		assertThat(api.orderingUsers(voucher)).isEmpty();
+
+		redis.delete(lockKey);
+		HttpResponse<String> created = order(api, voucher);
+		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+		JsonNode order = this.json.readTree(created.body());
+		assertThat(order.get("userId").asLong()).isEqualTo(USER);
+		assertThat(order.get("voucherId").asLong()).isEqualTo(voucher);
+		String fence = redis.opsForValue().get(lockKey + ":fence");
+		assertThat(fence).as("fencing token granted in Redis for the user's lock").isNotNull();
+		assertThat(order.get("fencingToken").asLong()).isEqualTo(Long.parseLong(fence));
+		assertThat(redis.hasKey(lockKey)).as("lock released after the order").isFalse();
+		assertThat(api.orderingUsers(voucher)).containsExactly(USER);
+		assertThat(api.stock(voucher)).isEqualTo(9);
+
+		HttpResponse<String> duplicate = order(api, voucher);
+		assertThat(duplicate.statusCode()).as(duplicate.body()).isEqualTo(409);
+		assertThat(api.problemCode(duplicate.body())).isEqualTo("already-ordered");
 	}
 
 	private static Process start(RedisEndpoint redis, String keyPrefix, int port, Path log) throws IOException {
