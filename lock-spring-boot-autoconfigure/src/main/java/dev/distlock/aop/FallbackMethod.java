@@ -108,6 +108,14 @@ final class FallbackMethod {
 		}
 	}
 
+	/**
+	 * Return the fallback method.
+	 * @return the method
+	 */
+	Method method() {
+		return this.method;
+	}
+
 	@Override
 	public String toString() {
 		return this.method.toString();

@@ -30,6 +30,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -52,12 +53,17 @@ import org.springframework.util.ClassUtils;
  * ({@link dev.distlock.LockLostException}, reason {@code forced}).</li>
  * </ul>
  * Like every endpoint but health, it is not exposed over HTTP unless listed in
- * {@code management.endpoints.web.exposure.include}. Keys may contain {@code /}.
+ * {@code management.endpoints.web.exposure.include}. Keys may contain {@code /}. Its
+ * answers are registered for JSON binding in a native image
+ * ({@link RegisterReflectionForBinding}), including those that operations answer as a
+ * {@code WebEndpointResponse<Object>}, which the actuator's own hints cannot see.
  *
  * @author distlock
  * @since 0.3.0
  */
 @WebEndpoint(id = "distlock")
+@RegisterReflectionForBinding({ DistlockEndpoint.HeldLocksDescriptor.class, DistlockEndpoint.LockStateDescriptor.class,
+		DistlockEndpoint.ForcedReleaseDescriptor.class, DistlockEndpoint.Message.class })
 public class DistlockEndpoint {
 
 	private static final Log logger = LogFactory.getLog(DistlockEndpoint.class);

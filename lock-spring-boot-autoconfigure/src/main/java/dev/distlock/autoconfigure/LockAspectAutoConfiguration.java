@@ -16,12 +16,18 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.DistributedLockAdvisor;
+import dev.distlock.aop.LockExpressionRootObject;
 import dev.distlock.aop.LockProxyValidator;
 import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -35,6 +41,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
@@ -59,6 +66,7 @@ import org.springframework.core.type.AnnotationMetadata;
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
 @Import(LockAspectAutoConfiguration.AutoProxyCreatorRegistrar.class)
+@ImportRuntimeHints(LockAspectAutoConfiguration.LockAspectRuntimeHints.class)
 public final class LockAspectAutoConfiguration {
 
 	@Bean
@@ -88,6 +96,24 @@ public final class LockAspectAutoConfiguration {
 		@Override
 		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+	/**
+	 * Reflection the advice needs in a native image whatever the locked beans: the root
+	 * object of key expressions, whose properties SpEL reads ({@code #root.methodName}),
+	 * and the constants of {@link OnBusy} read from annotation attributes. The locked
+	 * beans' own methods are registered per bean, by
+	 * {@code DistributedLockBeanRegistrationAotProcessor}.
+	 */
+	static final class LockAspectRuntimeHints implements RuntimeHintsRegistrar {
+
+		@Override
+		public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+			hints.reflection()
+				.registerType(LockExpressionRootObject.class, MemberCategory.INVOKE_PUBLIC_METHODS)
+				.registerType(OnBusy.class, MemberCategory.DECLARED_FIELDS);
 		}
 
 	}

@@ -32,6 +32,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -39,9 +40,10 @@ import org.springframework.core.env.MapPropertySource;
  * Starts an embedded Redis server when the one configured with
  * {@code spring.data.redis.host} and {@code spring.data.redis.port} does not answer, so
  * that the sample runs with one command. Logs a warning when it does. Disabled with
- * {@code sample.embedded-redis.enabled=false} (as in the {@code prod} profile) and when
- * {@code spring.data.redis.url} is set. The server is stopped after every other bean of
- * the context.
+ * {@code sample.embedded-redis.enabled=false} (as in the {@code prod} profile), when
+ * {@code spring.data.redis.url} is set and during Spring AOT processing at build time,
+ * which prepares the bean definitions without connecting to anything. The server is
+ * stopped after every other bean of the context.
  *
  * @author distlock
  * @since 0.1.0
@@ -59,7 +61,8 @@ public class EmbeddedRedisFallback implements ApplicationContextInitializer<Conf
 	@Override
 	public void initialize(ConfigurableApplicationContext context) {
 		ConfigurableEnvironment environment = context.getEnvironment();
-		if (!environment.getProperty(ENABLED_PROPERTY, Boolean.class, true)
+		if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)
+				|| !environment.getProperty(ENABLED_PROPERTY, Boolean.class, true)
 				|| environment.containsProperty("spring.data.redis.url")) {
 			return;
 		}

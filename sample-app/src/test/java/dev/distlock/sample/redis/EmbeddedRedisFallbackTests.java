@@ -31,7 +31,10 @@ import dev.distlock.test.TestRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.aot.AbstractAotProcessor;
+import org.springframework.context.support.GenericApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,6 +81,24 @@ class EmbeddedRedisFallbackTests {
 			assertThat(context.getEnvironment().getRequiredProperty("spring.data.redis.port", Integer.class))
 				.isEqualTo(silentPort);
 			assertThat(context.containsBean("embeddedRedisServer")).isFalse();
+		}
+	}
+
+	@Test
+	void neverStartsEmbeddedRedisDuringAotProcessing() throws Exception {
+		int silentPort = freePort();
+		GenericApplicationContext context = new GenericApplicationContext();
+		TestPropertyValues.of("spring.data.redis.port=" + silentPort).applyTo(context);
+		System.setProperty(AbstractAotProcessor.AOT_PROCESSING, "true");
+		try {
+			new EmbeddedRedisFallback().initialize(context);
+			assertThat(context.getBeanFactory().containsSingleton("embeddedRedisServer")).isFalse();
+			assertThat(context.getEnvironment().getRequiredProperty("spring.data.redis.port", Integer.class))
+				.isEqualTo(silentPort);
+		}
+		finally {
+			System.clearProperty(AbstractAotProcessor.AOT_PROCESSING);
+			context.getBeanFactory().destroySingletons();
 		}
 	}
 
