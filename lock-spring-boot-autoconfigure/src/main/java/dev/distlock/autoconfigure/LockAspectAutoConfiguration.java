@@ -16,6 +16,7 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.DistributedLockAdvisor;
 import dev.distlock.aop.LockExpressionRootObject;
@@ -103,8 +104,8 @@ public final class LockAspectAutoConfiguration {
 	/**
 	 * Reflection the advice needs in a native image whatever the locked beans: the root
 	 * object of key expressions, whose properties SpEL reads ({@code #root.methodName}),
-	 * and the constants of {@link OnBusy} read from annotation attributes. The locked
-	 * beans' own methods are registered per bean, by
+	 * and the constants of {@link OnBusy} and {@link LockMode} read from annotation
+	 * attributes. The locked beans' own methods are registered per bean, by
 	 * {@code DistributedLockBeanRegistrationAotProcessor}.
 	 */
 	static final class LockAspectRuntimeHints implements RuntimeHintsRegistrar {
@@ -113,7 +114,8 @@ public final class LockAspectAutoConfiguration {
 		public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 			hints.reflection()
 				.registerType(LockExpressionRootObject.class, MemberCategory.INVOKE_PUBLIC_METHODS)
-				.registerType(OnBusy.class, MemberCategory.DECLARED_FIELDS);
+				.registerType(OnBusy.class, MemberCategory.DECLARED_FIELDS)
+				.registerType(LockMode.class, MemberCategory.DECLARED_FIELDS);
 		}
 
 	}

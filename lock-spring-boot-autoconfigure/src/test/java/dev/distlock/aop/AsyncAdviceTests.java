@@ -380,7 +380,10 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 			return Flux.range(1, 3)
 				.delayElements(Duration.ofMillis(30))
 				.doOnSubscribe((subscription) -> this.probe.enter())
-				.doFinally((signal) -> this.probe.leave());
+				// before the signal goes downstream (doFinally runs after it, when the
+				// advice may already have released the lock)
+				.doOnTerminate(this.probe::leave)
+				.doOnCancel(this.probe::leave);
 		}
 
 		@DistributedLock(key = "'order:' + #id", waitTime = "10s")

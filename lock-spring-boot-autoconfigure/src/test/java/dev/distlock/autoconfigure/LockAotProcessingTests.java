@@ -21,6 +21,8 @@ import java.util.Map;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockMode;
+import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.LockExpressionRootObject;
 import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.Message;
@@ -60,6 +62,12 @@ class LockAotProcessingTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(LockExpressionRootObject.class)
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(OnBusy.class)
+			.withMemberCategory(MemberCategory.DECLARED_FIELDS)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(LockMode.class)
+			.withMemberCategory(MemberCategory.DECLARED_FIELDS)).accepts(hints);
 		Method fallback = ReflectionUtils.findMethod(LockedService.class, "busy", String.class,
 				LockAcquisitionException.class);
 		assertThat(fallback).isNotNull();
