@@ -18,6 +18,6 @@
  * Test harness that provides real Redis servers to the tests of every module.
  */
 @NullMarked
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
 import org.jspecify.annotations.NullMarked;
