@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**
