@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLostAfterCompletionException;
+import dev.distlock.LockLostException;
 import dev.distlock.test.InMemoryLocks;
 import dev.distlock.test.LockAssertions;
 import dev.distlock.test.autoconfigure.AutoConfigureInMemoryLocks;
@@ -29,6 +31,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.http.HttpHeaders;
@@ -36,12 +39,14 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * The locked voucher order service tested without Redis, on the in-memory locks of
- * {@code lock-spring-boot-test}: Spring Boot's Redis auto-configuration is excluded and
- * the embedded Redis fallback is off, so nothing in the context can reach a Redis.
+ * {@code lock-spring-boot-test}: the lock key, a busy user lock, and a lease lost before
+ * and after the commit. Spring Boot's Redis auto-configuration is excluded and the
+ * embedded Redis fallback is off, so nothing in the context can reach a Redis.
  *
  * @author distlock
  */
@@ -52,6 +57,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 				+ "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration,"
 				+ "org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration" })
 @AutoConfigureInMemoryLocks
+@Import(OrderTransactionHooks.HooksConfiguration.class)
 class VoucherOrderServiceLockTests {
 
 	@Autowired
@@ -71,6 +77,9 @@ class VoucherOrderServiceLockTests {
 
 	@Autowired
 	private VoucherProblems problems;
+
+	@Autowired
+	private OrderTransactionHooks hooks;
 
 	@Test
 	void contextHasNoRedisConnection() {
@@ -105,6 +114,35 @@ class VoucherOrderServiceLockTests {
 		}
 		finally {
 			this.locks.makeFree("order:8");
+		}
+	}
+
+	@Test
+	void leaseLostBeforeTheCommitRollsTheOrderBack() {
+		long voucher = newVoucher();
+		this.hooks.beforeCommit(9, () -> this.locks.loseLease("order:9"));
+		try {
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> this.service.order(voucher, 9))
+				.isNotInstanceOf(LockLostAfterCompletionException.class);
+			assertThat(this.orders.findByVoucher(voucher)).isEmpty();
+		}
+		finally {
+			this.locks.makeFree("order:9");
+		}
+	}
+
+	@Test
+	void leaseLostAfterTheCommitIsReportedWithTheCommittedOrder() {
+		long voucher = newVoucher();
+		this.hooks.afterCommit(10, () -> this.locks.loseLease("order:10"));
+		try {
+			assertThatExceptionOfType(LockLostAfterCompletionException.class)
+				.isThrownBy(() -> this.service.order(voucher, 10))
+				.satisfies((ex) -> assertThat(ex.getResult()).isInstanceOf(VoucherOrder.class));
+			assertThat(this.orders.findByVoucher(voucher)).extracting(VoucherOrder::userId).containsExactly(10L);
+		}
+		finally {
+			this.locks.makeFree("order:10");
 		}
 	}
 
