@@ -17,12 +17,16 @@
 package dev.distlock.test.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.LockTracker;
 import dev.distlock.test.InMemoryLocks;
 import dev.distlock.test.LockAssertions;
 import org.junit.jupiter.api.Test;
@@ -64,6 +68,14 @@ class InMemoryLocksAutoConfigurationTests {
 	}
 
 	@Test
+	void clientTellsTheApplicationsListeners() {
+		this.contextRunner.withUserConfiguration(ListenerConfiguration.class).run((context) -> {
+			context.getBean(LockedService.class).order(7);
+			assertThat(context.getBean(ListenerConfiguration.class).asked).containsExactly("order:7");
+		});
+	}
+
+	@Test
 	void lockedBeanRunsUnderItsLock() {
 		this.contextRunner.run((context) -> {
 			InMemoryLocks locks = context.getBean(InMemoryLocks.class);
@@ -92,6 +104,26 @@ class InMemoryLocksAutoConfigurationTests {
 			context.close();
 			assertThat(locks.holds()).singleElement().satisfies((hold) -> assertThat(hold.isOpen()).isFalse());
 		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ListenerConfiguration {
+
+		final List<String> asked = new CopyOnWriteArrayList<>();
+
+		@Bean
+		LockClientListener recordingListener() {
+			return new LockClientListener() {
+
+				@Override
+				public LockTracker acquisitionStarted(String name, String key) {
+					ListenerConfiguration.this.asked.add(key);
+					return LockTracker.NONE;
+				}
+
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
