@@ -34,9 +34,10 @@ import org.jspecify.annotations.Nullable;
  * it; not a production backend (its locks exist in one JVM only). It behaves like a
  * store: leases expire on time, operations are owner-checked, fencing tokens increase,
  * releases notify listeners. Tests can also make it unreachable, expire a key early or
- * give a key to a foreign owner.
+ * give a key to a foreign owner. {@link InMemoryLocks} puts the lock client on it.
  *
  * @author distlock
+ * @since 0.2.0
  */
 public final class InMemoryLockStore implements LockStore {
 
