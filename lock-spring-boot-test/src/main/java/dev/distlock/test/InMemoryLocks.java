@@ -116,10 +116,14 @@ public final class InMemoryLocks implements AutoCloseable {
 	public void makeBusy(String key) {
 		Assert.hasText(key, "'key' must not be empty");
 		String owner = newForeignOwner(key);
+		boolean free;
 		synchronized (this.store) {
-			requireFree(key);
-			this.store.takeOver(key, owner);
+			free = !this.store.isLocked(key);
+			if (free) {
+				this.store.takeOver(key, owner);
+			}
 		}
+		requireWasFree(key, free);
 		this.foreignOwners.put(key, owner);
 	}
 
@@ -136,10 +140,8 @@ public final class InMemoryLocks implements AutoCloseable {
 		Assert.hasText(key, "'key' must not be empty");
 		Assert.isTrue(duration != null && duration.compareTo(Duration.ZERO) > 0, "'duration' must be positive");
 		String owner = newForeignOwner(key);
-		synchronized (this.store) {
-			requireFree(key);
-			this.store.tryAcquire(key, owner, duration);
-		}
+		boolean free = this.store.tryAcquire(key, owner, duration).acquired();
+		requireWasFree(key, free);
 		this.foreignOwners.put(key, owner);
 	}
 
@@ -225,8 +227,8 @@ public final class InMemoryLocks implements AutoCloseable {
 		return OTHER_INSTANCE + this.foreignOwnerCount.incrementAndGet();
 	}
 
-	private void requireFree(String key) {
-		if (this.store.isLocked(key)) {
+	private void requireWasFree(String key, boolean free) {
+		if (!free) {
 			throw new IllegalStateException("Lock '" + key + "' is held already, so it cannot be made busy; held by "
 					+ "this client: " + heldKeys());
 		}
