@@ -22,9 +22,9 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.RedisLockStore;
 import dev.distlock.core.ReplicaAcknowledgement;
-import dev.distlock.test.RedisEndpoint;
-import dev.distlock.test.RedisSentinelHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.redis.RedisSentinelHandle;
+import dev.distlock.testing.redis.TestRedis;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 

@@ -29,7 +29,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.test.RedisEndpoint;
+import dev.distlock.testing.redis.RedisEndpoint;
 
 /**
  * A workload worker in a JVM of its own ({@link ClientProcessMain}), so that the suite

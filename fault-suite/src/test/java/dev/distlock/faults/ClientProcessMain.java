@@ -25,7 +25,7 @@ import java.util.concurrent.Semaphore;
 import dev.distlock.core.LockHold;
 import dev.distlock.faults.Worker.Hooks;
 import dev.distlock.faults.Worker.Plan;
-import dev.distlock.test.RedisEndpoint;
+import dev.distlock.testing.redis.RedisEndpoint;
 
 /**
  * The main class of a {@link ClientProcess}: one application instance with one workload

@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.test.RedisEndpoint;
+import dev.distlock.testing.redis.RedisEndpoint;
 
 /**
  * A TCP proxy on loopback that the suite puts in front of one Redis link, to delay,

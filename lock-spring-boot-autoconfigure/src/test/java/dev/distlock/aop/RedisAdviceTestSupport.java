@@ -28,7 +28,7 @@ import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.RedisLockStore;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -29,8 +29,8 @@ import dev.distlock.LockReleaseFailedException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
-import dev.distlock.test.RedisServerHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisServerHandle;
+import dev.distlock.testing.redis.TestRedis;
 import org.h2.Driver;
 import org.junit.jupiter.api.Test;
 

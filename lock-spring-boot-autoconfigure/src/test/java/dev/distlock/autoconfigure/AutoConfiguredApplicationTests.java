@@ -21,7 +21,7 @@ import java.util.UUID;
 
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.aop.DistributedLockAdvisor;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.support.AopUtils;

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockLostException;
-import dev.distlock.test.RedisServerHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisServerHandle;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -18,8 +18,8 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
-import dev.distlock.test.RedisClusterHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisClusterHandle;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

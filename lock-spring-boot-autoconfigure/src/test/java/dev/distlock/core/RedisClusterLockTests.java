@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import dev.distlock.test.RedisClusterHandle;
-import dev.distlock.test.RedisEndpoint;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisClusterHandle;
+import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

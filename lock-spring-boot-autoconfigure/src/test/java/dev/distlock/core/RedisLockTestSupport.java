@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

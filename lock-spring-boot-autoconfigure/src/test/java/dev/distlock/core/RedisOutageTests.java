@@ -24,8 +24,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.test.RedisServerHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisServerHandle;
+import dev.distlock.testing.redis.TestRedis;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.junit.jupiter.api.AfterEach;

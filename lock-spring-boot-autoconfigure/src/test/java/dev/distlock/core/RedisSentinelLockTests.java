@@ -21,8 +21,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockLostException;
-import dev.distlock.test.RedisSentinelHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisSentinelHandle;
+import dev.distlock.testing.redis.TestRedis;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

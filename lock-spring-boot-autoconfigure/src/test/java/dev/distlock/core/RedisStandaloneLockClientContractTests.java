@@ -18,7 +18,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

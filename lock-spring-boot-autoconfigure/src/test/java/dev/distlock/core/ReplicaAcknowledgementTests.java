@@ -24,10 +24,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockReplicationException;
-import dev.distlock.test.RedisClusterHandle;
-import dev.distlock.test.RedisSentinelHandle;
-import dev.distlock.test.RedisServerHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisClusterHandle;
+import dev.distlock.testing.redis.RedisSentinelHandle;
+import dev.distlock.testing.redis.RedisServerHandle;
+import dev.distlock.testing.redis.TestRedis;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 

@@ -16,8 +16,8 @@
 
 package dev.distlock.sample;
 
-import dev.distlock.test.RedisEndpoint;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.redis.TestRedis;
 
 import org.springframework.test.context.DynamicPropertyRegistry;
 

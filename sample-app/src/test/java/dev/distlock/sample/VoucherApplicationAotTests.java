@@ -32,8 +32,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.sample.load.VoucherApiClient;
-import dev.distlock.test.RedisEndpoint;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

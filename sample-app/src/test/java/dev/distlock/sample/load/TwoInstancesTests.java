@@ -27,8 +27,8 @@ import java.util.stream.Stream;
 
 import dev.distlock.sample.SharedDatabase;
 import dev.distlock.sample.VoucherApplication;
-import dev.distlock.test.RedisEndpoint;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.redis.TestRedis;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;

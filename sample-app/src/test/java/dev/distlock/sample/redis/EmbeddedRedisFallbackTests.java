@@ -27,7 +27,7 @@ import java.nio.charset.StandardCharsets;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.sample.VoucherApplication;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -23,8 +23,8 @@ import java.time.Duration;
 
 import dev.distlock.sample.VoucherApplication;
 import dev.distlock.sample.load.VoucherApiClient;
-import dev.distlock.test.RedisServerHandle;
-import dev.distlock.test.TestRedis;
+import dev.distlock.testing.redis.RedisServerHandle;
+import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import dev.distlock.test.InMemoryLockStore;
+
 /**
  * The lock contract on the in-memory store: the fast run of the suite, and the proof that
  * a backend needs nothing but the {@link LockStore} methods.

@@ -14,13 +14,13 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Function;
+
+import io.lettuce.core.RedisException;
 
 /**
  * A Redis master with one replica, watched by one Sentinel, all processes a test started.
@@ -74,15 +74,15 @@ public final class RedisSentinelHandle implements AutoCloseable {
 
 	private static void awaitLink(RedisServerProcess replica) {
 		long deadline = System.nanoTime() + 30_000_000_000L;
-		try (RespConnection connection = new RespConnection(replica.endpoint())) {
-			while (!connection.call(List.of("INFO", "replication")).contains("master_link_status:up")) {
+		try (AdminConnection connection = new AdminConnection(replica.endpoint())) {
+			while (!connection.commands().info("replication").contains("master_link_status:up")) {
 				if (System.nanoTime() - deadline > 0) {
 					throw new IllegalStateException("The replica never linked to its master");
 				}
 				Thread.sleep(20);
 			}
 		}
-		catch (IOException ex) {
+		catch (RedisException ex) {
 			throw new IllegalStateException("Could not ask the replica for its link", ex);
 		}
 		catch (InterruptedException ex) {

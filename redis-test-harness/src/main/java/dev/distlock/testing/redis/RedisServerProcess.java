@@ -14,15 +14,11 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.FileSystemUtils;
@@ -247,7 +244,7 @@ final class RedisServerProcess implements RedisServerHandle {
 			if (running == null || !running.isAlive()) {
 				throw new IllegalStateException("Redis exited at startup on port " + this.port + ": " + log());
 			}
-			if (answersPing()) {
+			if (AdminConnection.answersPing(endpoint())) {
 				assertAnsweredBy(running);
 				return;
 			}
@@ -263,28 +260,12 @@ final class RedisServerProcess implements RedisServerHandle {
 		throw new IllegalStateException("Redis did not answer PING on port " + this.port + ": " + log());
 	}
 
-	private boolean answersPing() {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(HOST, this.port), 500);
-			socket.setSoTimeout(500);
-			OutputStream out = socket.getOutputStream();
-			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			byte[] reply = new byte[5];
-			return in.readNBytes(reply, 0, 5) == 5 && "+PONG".equals(new String(reply, StandardCharsets.US_ASCII));
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
 	private void assertAnsweredBy(Process running) {
 		String info;
-		try (RespConnection connection = new RespConnection(endpoint())) {
-			info = connection.call(List.of("INFO", "server"));
+		try (AdminConnection connection = new AdminConnection(endpoint())) {
+			info = connection.commands().info("server");
 		}
-		catch (IOException ex) {
+		catch (RedisException ex) {
 			kill();
 			throw new IllegalStateException("Redis answered PING but not INFO on port " + this.port, ex);
 		}

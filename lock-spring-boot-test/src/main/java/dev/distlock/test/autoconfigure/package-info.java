@@ -15,9 +15,9 @@
  */
 
 /**
- * Test harness that provides real Redis servers to the tests of every module.
+ * Spring test support: the in-memory locks as the application's lock client.
  */
 @NullMarked
-package dev.distlock.test;
+package dev.distlock.test.autoconfigure;
 
 import org.jspecify.annotations.NullMarked;

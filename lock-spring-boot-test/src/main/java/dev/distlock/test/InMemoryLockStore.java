@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,14 +35,26 @@ import org.jspecify.annotations.Nullable;
  * it; not a production backend (its locks exist in one JVM only). It behaves like a
  * store: leases expire on time, operations are owner-checked, fencing tokens increase,
  * releases notify listeners, read locks are shared with a writer-waiting mark as in
- * {@link RedisLockStore}. Tests can also make it unreachable, expire a key early or give
- * a key to a foreign owner.
+ * {@link dev.distlock.core.RedisLockStore}. Tests can also make it unreachable, expire a
+ * key early or give a key to a foreign owner. {@link InMemoryLocks} puts the lock client
+ * on it.
  *
  * @author distlock
+ * @since 0.2.0
  */
 public final class InMemoryLockStore implements LockStore {
 
-	private static final long WRITER_WAITING_NANOS = RedisLockCommands.WRITER_WAITING.toNanos();
+	/**
+	 * How soon a writer refused by readers for the first time is told to try again, as
+	 * the Redis store does.
+	 */
+	private static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
+
+	/**
+	 * How long a writer-waiting mark lives unless set anew, as in the Redis store: longer
+	 * than the client's longest re-check interval.
+	 */
+	private static final long WRITER_WAITING_NANOS = Duration.ofSeconds(2).toNanos();
 
 	private final Map<String, Grant> locks = new HashMap<>();
 
@@ -273,8 +286,8 @@ public final class InMemoryLockStore implements LockStore {
 		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
 		Duration firstEnd = Duration.ofNanos(Math.max(0, firstEnds - now));
 		boolean pending = waiting == null;
-		return Attempt.busy((pending && firstEnd.compareTo(RedisLockCommands.PENDING_WRITER_RECHECK) > 0)
-				? RedisLockCommands.PENDING_WRITER_RECHECK : firstEnd);
+		return Attempt
+			.busy((pending && firstEnd.compareTo(PENDING_WRITER_RECHECK) > 0) ? PENDING_WRITER_RECHECK : firstEnd);
 	}
 
 	private void notifyReleased(String key) {

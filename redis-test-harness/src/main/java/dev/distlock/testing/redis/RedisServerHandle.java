@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
 /**
  * A Redis server a test started and controls, for fault tests.

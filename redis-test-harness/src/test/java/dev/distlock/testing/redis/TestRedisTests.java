@@ -14,13 +14,11 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
@@ -137,10 +135,10 @@ class TestRedisTests {
 	}
 
 	@Test
-	void embeddedBinaryServesToo() throws IOException {
+	void embeddedBinaryServesToo() {
 		try (RedisServerHandle server = TestRedis.startEmbeddedServer()) {
-			try (RespConnection connection = new RespConnection(server.endpoint())) {
-				assertThat(connection.call(List.of("INFO", "server"))).contains("redis_version:6.2.");
+			try (AdminConnection connection = new AdminConnection(server.endpoint())) {
+				assertThat(connection.commands().info("server")).contains("redis_version:6.2.");
 			}
 			LettuceConnectionFactory factory = TestRedis.connectionFactory(server.endpoint(), TIMEOUT);
 			StringRedisTemplate redis = TestRedis.template(factory);

@@ -14,12 +14,14 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
+
+import io.lettuce.core.RedisCommandExecutionException;
 
 /**
  * A Redis Cluster of masters without replicas, made of {@code redis-server} processes a
@@ -61,7 +63,7 @@ public final class RedisClusterHandle implements AutoCloseable {
 			cluster.awaitState("ok");
 			return cluster;
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (RuntimeException ex) {
 			nodes.forEach(RedisServerProcess::close);
 			replicas.forEach(RedisServerProcess::close);
 			throw new IllegalStateException("Could not form a Redis Cluster of " + masters + " masters", ex);
@@ -90,43 +92,38 @@ public final class RedisClusterHandle implements AutoCloseable {
 		return this.nodes.stream().map(RedisServerProcess::endpoint).toList();
 	}
 
-	private void assignSlotsAndMeet() throws IOException {
+	private void assignSlotsAndMeet() {
 		int perNode = SLOTS / this.nodes.size();
 		for (int i = 0; i < this.nodes.size(); i++) {
 			int first = i * perNode;
 			int last = (i == this.nodes.size() - 1) ? SLOTS - 1 : first + perNode - 1;
-			List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-			for (int slot = first; slot <= last; slot++) {
-				command.add(Integer.toString(slot));
-			}
-			try (RespConnection node = new RespConnection(this.nodes.get(i).endpoint())) {
-				node.call(command);
+			try (AdminConnection node = new AdminConnection(this.nodes.get(i).endpoint())) {
+				node.commands().clusterAddSlots(IntStream.rangeClosed(first, last).toArray());
 			}
 		}
 		List<RedisServerProcess> others = new ArrayList<>(this.nodes.subList(1, this.nodes.size()));
 		others.addAll(this.replicas);
-		try (RespConnection first = new RespConnection(this.nodes.get(0).endpoint())) {
+		try (AdminConnection first = new AdminConnection(this.nodes.get(0).endpoint())) {
 			for (RedisServerProcess other : others) {
-				first.call(
-						List.of("CLUSTER", "MEET", other.endpoint().host(), Integer.toString(other.endpoint().port())));
+				first.commands().clusterMeet(other.endpoint().host(), other.endpoint().port());
 			}
 		}
 	}
 
-	private void attachReplicas(int replicasPerMaster) throws IOException {
+	private void attachReplicas(int replicasPerMaster) {
 		for (int i = 0; i < this.replicas.size(); i++) {
 			String masterId;
-			try (RespConnection master = new RespConnection(this.nodes.get(i / replicasPerMaster).endpoint())) {
-				masterId = master.call(List.of("CLUSTER", "MYID"));
+			try (AdminConnection master = new AdminConnection(this.nodes.get(i / replicasPerMaster).endpoint())) {
+				masterId = master.commands().clusterMyId();
 			}
-			try (RespConnection replica = new RespConnection(this.replicas.get(i).endpoint())) {
+			try (AdminConnection replica = new AdminConnection(this.replicas.get(i).endpoint())) {
 				long deadline = System.nanoTime() + 30_000_000_000L;
 				while (true) {
 					try {
-						replica.call(List.of("CLUSTER", "REPLICATE", masterId));
+						replica.commands().clusterReplicate(masterId);
 						break;
 					}
-					catch (IOException ex) {
+					catch (RedisCommandExecutionException ex) {
 						// the replica has not heard of its master through the gossip yet
 						if (System.nanoTime() - deadline > 0) {
 							throw ex;
@@ -134,7 +131,7 @@ public final class RedisClusterHandle implements AutoCloseable {
 						sleep();
 					}
 				}
-				while (!replica.call(List.of("INFO", "replication")).contains("master_link_status:up")) {
+				while (!replica.commands().info("replication").contains("master_link_status:up")) {
 					if (System.nanoTime() - deadline > 0) {
 						throw new IllegalStateException("A cluster replica never linked to its master");
 					}
@@ -144,11 +141,11 @@ public final class RedisClusterHandle implements AutoCloseable {
 		}
 	}
 
-	private void awaitState(String state) throws IOException {
+	private void awaitState(String state) {
 		long deadline = System.nanoTime() + 30_000_000_000L;
 		for (RedisServerProcess node : this.nodes) {
-			try (RespConnection connection = new RespConnection(node.endpoint())) {
-				while (!connection.call(List.of("CLUSTER", "INFO")).contains("cluster_state:" + state)) {
+			try (AdminConnection connection = new AdminConnection(node.endpoint())) {
+				while (!connection.commands().clusterInfo().contains("cluster_state:" + state)) {
 					if (System.nanoTime() - deadline > 0) {
 						throw new IllegalStateException("Cluster never reached state " + state);
 					}

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.testing.redis;
 
 import java.io.File;
 import java.io.IOException;
