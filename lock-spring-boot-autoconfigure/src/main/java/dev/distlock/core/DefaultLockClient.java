@@ -94,10 +94,16 @@ public final class DefaultLockClient implements LockClient {
 
 	private static final long MIN_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+	/**
+	 * How long a client's registration as waiting for a release lasts unless a re-check
+	 * refreshes it: several of the longest re-check intervals.
+	 */
+	private static final Duration WAITER_TTL = Duration.ofSeconds(3);
+
 	/** Marks a store that cannot take a set of keys in one step. */
 	private static final List<Lease> ONE_BY_ONE = List.of();
 
-	private final String clientId = UUID.randomUUID().toString();
+	private final String clientId;
 
 	private final LockStore store;
 
@@ -107,17 +113,23 @@ public final class DefaultLockClient implements LockClient {
 
 	private final Map<String, LockEntry> entries = new ConcurrentHashMap<>();
 
-	private final Set<Lease> held = ConcurrentHashMap.newKeySet();
+	private final Set<Lease> held;
+
+	private final boolean fair;
+
+	private final DefaultLockClient fairView;
+
+	private final DefaultLockClient root;
 
 	private final ThreadPoolExecutor workers;
 
 	private final ScheduledExecutorService timer;
 
-	private final AtomicLong grants = new AtomicLong();
+	private final AtomicLong grants;
 
-	private final AtomicInteger storeWaiters = new AtomicInteger();
+	private final AtomicInteger storeWaiters;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private final AtomicBoolean closed;
 
 	private final LockClientListener listener;
 
@@ -150,7 +162,14 @@ public final class DefaultLockClient implements LockClient {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
+		this.clientId = UUID.randomUUID().toString();
 		String name = "distlock-" + this.clientId.substring(0, 8);
+		this.held = ConcurrentHashMap.newKeySet();
+		this.grants = new AtomicLong();
+		this.storeWaiters = new AtomicInteger();
+		this.closed = new AtomicBoolean();
+		this.fair = false;
+		this.root = this;
 		this.store = store;
 		this.settings = settings;
 		this.listener = listener;
@@ -159,6 +178,55 @@ public final class DefaultLockClient implements LockClient {
 		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				daemonThreads(name + "-worker-"));
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));
+		this.fairView = new DefaultLockClient(this);
+	}
+
+	/**
+	 * Create the {@link #fair() fair view} of {@code client}: everything shared but the
+	 * per-key local state.
+	 */
+	private DefaultLockClient(DefaultLockClient client) {
+		this.clientId = client.clientId;
+		this.store = client.store;
+		this.settings = client.settings;
+		this.listener = client.listener;
+		this.watchdog = client.watchdog;
+		this.held = client.held;
+		this.workers = client.workers;
+		this.timer = client.timer;
+		this.grants = client.grants;
+		this.storeWaiters = client.storeWaiters;
+		this.closed = client.closed;
+		this.fair = true;
+		this.fairView = this;
+		this.root = client;
+	}
+
+	/**
+	 * Return the view of this client whose locks are fair: its callers, in every client
+	 * on the store, get a lock in the order they started waiting for it, each thread or
+	 * call with its own place in the store's queue (no local queue ahead of it), and a
+	 * release grants the lock to the next live waiter directly and wakes only that one.
+	 * The view shares this client's store, watchdog, held locks and lifetime (closing
+	 * either closes both); its locks and this client's non-fair locks on the same key are
+	 * one lock in the store. Several keys are taken one by one in key order, each fairly.
+	 * @return the fair view; the fair view returns itself
+	 * @throws UnsupportedOperationException when a lock is taken, if the store has no
+	 * fair locks
+	 * @since 0.4.0
+	 */
+	@Override
+	public DefaultLockClient fair() {
+		return this.fairView;
+	}
+
+	/**
+	 * Return whether the locks of this client (or view) are fair.
+	 * @return whether this is the {@link #fair() fair view}
+	 * @since 0.4.0
+	 */
+	public boolean isFair() {
+		return this.fair;
 	}
 
 	/**
@@ -361,6 +429,17 @@ public final class DefaultLockClient implements LockClient {
 		AsyncAcquisition acquisition = new AsyncAcquisition(name, entry, System.nanoTime() + waitNanos, waitTime,
 				leaseTime, result);
 		acquisition.tracking = Tracking.start(this.listener, name, entry.key);
+		if (this.fair) {
+			// No local turn: every fair caller has its own place in the store's queue.
+			result.whenComplete((hold, failure) -> {
+				if (result.isCancelled()) {
+					acquisition.cancelled = true;
+					acquisition.wakeUp();
+				}
+			});
+			dispatch(acquisition::runWithTurn);
+			return result;
+		}
 		if (waitNanos == 0) {
 			if (entry.queue.tryTake()) {
 				dispatch(acquisition::runWithTurn);
@@ -408,7 +487,7 @@ public final class DefaultLockClient implements LockClient {
 		try {
 			sorted.forEach((key) -> entries.add(reserve(key)));
 			for (LockEntry entry : entries) {
-				if (!entry.queue.await(Math.max(0, deadline - System.nanoTime()))) {
+				if (!takeTurn(entry, Math.max(0, deadline - System.nanoTime()))) {
 					acquisition.busyKey = entry.key;
 					break;
 				}
@@ -495,8 +574,11 @@ public final class DefaultLockClient implements LockClient {
 	private @Nullable List<Lease> acquireAllInStore(List<LockEntry> entries, long deadline,
 			@Nullable Duration leaseTime, Acquisition acquisition, List<Tracking> trackings)
 			throws InterruptedException {
+		if (this.fair) {
+			return acquireOneByOne(entries, deadline, leaseTime, acquisition, trackings);
+		}
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
-		String token = this.clientId + ":" + this.grants.incrementAndGet();
+		String token = newToken();
 		List<Lease> granted = attemptAll(entries, token, lease, leaseTime == null, acquisition, trackings);
 		if (granted == null && deadline - System.nanoTime() > 0) {
 			LockEntry first = entries.get(0);
@@ -693,7 +775,7 @@ public final class DefaultLockClient implements LockClient {
 		long deadline = System.nanoTime() + waitNanos;
 		Lease lease = null;
 		try {
-			if (entry.queue.await(waitNanos)) {
+			if (takeTurn(entry, waitNanos)) {
 				lease = acquireWithTurn(entry, deadline, leaseTime, acquisition);
 			}
 			acquisition.finished(lease, null);
@@ -724,20 +806,57 @@ public final class DefaultLockClient implements LockClient {
 		}
 	}
 
+	/**
+	 * Take the local turn of {@code entry}: at once for a fair lock, which has none.
+	 */
+	private boolean takeTurn(LockEntry entry, long waitNanos) throws InterruptedException {
+		return this.fair || entry.queue.await(waitNanos);
+	}
+
+	private String newToken() {
+		return this.clientId + ":" + this.grants.incrementAndGet();
+	}
+
 	private @Nullable Lease acquireInStore(LockEntry entry, long deadline, @Nullable Duration leaseTime,
 			Acquisition acquisition) throws InterruptedException {
+		if (this.fair) {
+			return acquireFairInStore(entry, deadline, leaseTime, acquisition);
+		}
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
-		String token = this.clientId + ":" + this.grants.incrementAndGet();
-		Lease granted = attempt(entry, token, lease, leaseTime == null, acquisition);
-		if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+		boolean renewable = leaseTime == null;
+		String token = newToken();
+		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return attempt(entry, token, lease, renewable, acquisition,
+					() -> this.store.tryAcquire(entry.key, token, lease));
+		}
+		// A waiting client registers with the store, so that a release wakes one waiting
+		// client (not every one), and leaves when it gives up.
+		StoreRequest request = () -> this.store.tryAcquire(entry.key, token, lease, this.clientId, WAITER_TTL);
+		Lease granted = null;
+		try {
+			granted = attempt(entry, token, lease, renewable, acquisition, request);
+			if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+				return granted;
+			}
+			granted = awaitRelease(entry, deadline, acquisition,
+					() -> attempt(entry, token, lease, renewable, acquisition, request));
 			return granted;
 		}
+		finally {
+			if (granted == null) {
+				leaveQuietly(entry.key, this.clientId);
+			}
+		}
+	}
+
+	private @Nullable Lease awaitRelease(LockEntry entry, long deadline, Acquisition acquisition, LeaseRequest request)
+			throws InterruptedException {
 		entry.storeWaiting.incrementAndGet();
 		this.storeWaiters.incrementAndGet();
-		try (Subscription subscription = this.store.onRelease(entry.key, entry.signal::wake)) {
+		try (Subscription subscription = this.store.onRelease(entry.key, this.clientId, entry.signal::wake)) {
 			while (true) {
 				long seen = entry.signal.count();
-				granted = attempt(entry, token, lease, leaseTime == null, acquisition);
+				Lease granted = request.send();
 				long remaining = deadline - System.nanoTime();
 				if (granted != null || remaining <= 0) {
 					return granted;
@@ -755,18 +874,87 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
+	 * Wait in the store's queue for a fair lock with a place of this caller's own:
+	 * re-checking (which keeps the place alive) at least every third of the fair grant
+	 * timeout, woken by a release only when it granted the lock to this caller (or woke
+	 * everyone). A caller that gives up leaves the queue, giving back a grant made to it
+	 * meanwhile.
+	 */
+	private @Nullable Lease acquireFairInStore(LockEntry entry, long deadline, @Nullable Duration leaseTime,
+			Acquisition acquisition) throws InterruptedException {
+		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
+		boolean renewable = leaseTime == null;
+		String token = newToken();
+		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return attempt(entry, token, lease, renewable, acquisition,
+					() -> this.store.tryAcquireFair(entry.key, token, lease, null));
+		}
+		Duration grantTimeout = this.settings.fairGrantTimeout();
+		long maxRecheckNanos = grantTimeout.toNanos() / 3;
+		StoreRequest request = () -> this.store.tryAcquireFair(entry.key, token, lease, grantTimeout);
+		ReleaseSignal signal = new ReleaseSignal();
+		acquisition.signal = signal;
+		entry.fairSignals.add(signal);
+		entry.storeWaiting.incrementAndGet();
+		this.storeWaiters.incrementAndGet();
+		Lease granted = null;
+		try (Subscription subscription = this.store.onRelease(entry.key, token, signal::wake)) {
+			while (true) {
+				long seen = signal.count();
+				granted = attempt(entry, token, lease, renewable, acquisition, request);
+				long remaining = deadline - System.nanoTime();
+				if (granted != null || remaining <= 0 || acquisition.cancelled) {
+					return granted;
+				}
+				signal.await(seen,
+						Math.min(remaining, Math.min(maxRecheckNanos, recheckNanos(acquisition.holderLeaseRemaining))));
+				if (acquisition.cancelled) {
+					return null;
+				}
+			}
+		}
+		finally {
+			entry.fairSignals.remove(signal);
+			entry.storeWaiting.decrementAndGet();
+			this.storeWaiters.decrementAndGet();
+			if (granted == null) {
+				leaveQuietly(entry.key, token);
+			}
+		}
+	}
+
+	/**
+	 * Leave the store's waiters, on this thread so that a caller taking the local turn
+	 * next registers after it; a failure leaves a registration that expires on its own.
+	 */
+	private void leaveQuietly(String key, String waiter) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			this.store.leave(key, waiter);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not stop waiting for lock '" + key + "'; the registration expires on its own", ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
 	 * Ask the store once. If the request fails, the store may still run it later (a
 	 * command queued on a connection to a paused server, say), so an owner-checked
 	 * release of the token follows it in the background; an interrupt that broke the
 	 * request is reported as such.
 	 */
 	private @Nullable Lease attempt(LockEntry entry, String token, Duration lease, boolean renewable,
-			Acquisition acquisition) throws InterruptedException {
+			Acquisition acquisition, StoreRequest request) throws InterruptedException {
 		ensureOpen();
 		long requestedAt = System.nanoTime();
 		Attempt attempt;
 		try {
-			attempt = this.store.tryAcquire(entry.key, token, lease);
+			attempt = request.send();
 		}
 		catch (LockBackendException ex) {
 			releaseInBackground(entry.key, token);
@@ -965,11 +1153,16 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	@Override
 	public void close() {
+		if (this.root != this) {
+			this.root.close();
+			return;
+		}
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
 		this.watchdog.close();
-		this.entries.values().forEach((entry) -> entry.signal.wake());
+		this.entries.values().forEach(LockEntry::wakeAll);
+		this.fairView.entries.values().forEach(LockEntry::wakeAll);
 		List<Lease> leases = List.copyOf(this.held);
 		Thread releaser = new Thread(() -> {
 			leases.forEach(this::releaseOnClose);
@@ -1023,12 +1216,25 @@ public final class DefaultLockClient implements LockClient {
 
 		volatile boolean cancelled;
 
+		/** The signal a fair acquisition waits on, once it waits. */
+		volatile @Nullable ReleaseSignal signal;
+
 		Acquisition() {
 			this(UNNAMED);
 		}
 
 		Acquisition(String name) {
 			this.name = name;
+		}
+
+		/**
+		 * Wake this acquisition if it waits for a fair lock, so it sees it was cancelled.
+		 */
+		void wakeUp() {
+			ReleaseSignal waiting = this.signal;
+			if (waiting != null) {
+				waiting.wake();
+			}
 		}
 
 		/**
@@ -1158,8 +1364,29 @@ public final class DefaultLockClient implements LockClient {
 			}
 			else {
 				this.entry.signal.wake();
+				wakeUp();
 			}
 		}
+
+	}
+
+	/**
+	 * One acquire request to the store.
+	 */
+	@FunctionalInterface
+	private interface StoreRequest {
+
+		Attempt send();
+
+	}
+
+	/**
+	 * One attempt to take a lease.
+	 */
+	@FunctionalInterface
+	private interface LeaseRequest {
+
+		@Nullable Lease send() throws InterruptedException;
 
 	}
 

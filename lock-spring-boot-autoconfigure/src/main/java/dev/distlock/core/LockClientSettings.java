@@ -29,10 +29,14 @@ import org.springframework.util.Assert;
  * locks and closing its store
  * @param renewalBatchSize how many leases the watchdog hands to the store in one renewal
  * call at most
+ * @param fairGrantTimeout how long a waiter for a {@link LockClient#fair() fair lock}
+ * keeps its place in the queue without re-checking, and how long a lock a release granted
+ * to it waits to be claimed before it expires; waiters re-check every third of it
  * @author distlock
  * @since 0.1.0
  */
-public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize) {
+public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
+		Duration fairGrantTimeout) {
 
 	/**
 	 * Default watchdog lease.
@@ -42,10 +46,18 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	private static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(30);
 
 	/**
+	 * Default fair grant timeout.
+	 */
+	public static final Duration DEFAULT_FAIR_GRANT_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration MIN_FAIR_GRANT_TIMEOUT = Duration.ofMillis(30);
+
+	/**
 	 * Validate the settings.
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
+	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
 	 */
 	public LockClientSettings {
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
@@ -54,11 +66,26 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 		Assert.notNull(closeTimeout, "'closeTimeout' must not be null");
 		Assert.isTrue(!closeTimeout.isNegative(), () -> "'closeTimeout' must not be negative, but was " + closeTimeout);
 		Assert.isTrue(renewalBatchSize > 0, () -> "'renewalBatchSize' must be positive, but was " + renewalBatchSize);
+		Assert.notNull(fairGrantTimeout, "'fairGrantTimeout' must not be null");
+		Assert.isTrue(fairGrantTimeout.compareTo(MIN_FAIR_GRANT_TIMEOUT) >= 0,
+				() -> "'fairGrantTimeout' must be at least " + MIN_FAIR_GRANT_TIMEOUT.toMillis() + " ms, but was "
+						+ fairGrantTimeout);
+	}
+
+	/**
+	 * Create settings with the {@link #DEFAULT_FAIR_GRANT_TIMEOUT default fair grant
+	 * timeout}.
+	 * @param watchdogLease lease of watchdog-renewed locks
+	 * @param closeTimeout how long closing may take
+	 * @param renewalBatchSize leases per renewal call
+	 */
+	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize) {
+		this(watchdogLease, closeTimeout, renewalBatchSize, DEFAULT_FAIR_GRANT_TIMEOUT);
 	}
 
 	/**
 	 * Return the default settings: a 30 second watchdog lease, 5 seconds to close, 500
-	 * leases per renewal call.
+	 * leases per renewal call, a 2 second fair grant timeout.
 	 * @return the default settings
 	 */
 	public static LockClientSettings defaults() {
@@ -71,7 +98,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @return the new settings
 	 */
 	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
-		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize, this.fairGrantTimeout);
 	}
 
 	/**
@@ -80,7 +107,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @return the new settings
 	 */
 	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
-		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize, this.fairGrantTimeout);
 	}
 
 	/**
@@ -89,7 +116,17 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @return the new settings
 	 */
 	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
-		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize, this.fairGrantTimeout);
+	}
+
+	/**
+	 * Return a copy with another fair grant timeout.
+	 * @param fairGrantTimeout the fair grant timeout
+	 * @return the settings
+	 * @since 0.4.0
+	 */
+	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout);
 	}
 
 	/**

@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
@@ -47,14 +49,31 @@ final class LockEntry {
 	/** Re-entries of {@link #owner}; read and written by the owner only. */
 	int holdCount;
 
-	/** Callers of this entry waiting in the store: at most the head of the queue. */
+	/**
+	 * Callers of this entry waiting in the store: at most the head of the local queue, or
+	 * every waiting caller of a fair lock.
+	 */
 	final AtomicInteger storeWaiting = new AtomicInteger();
+
+	/**
+	 * The signals of the callers waiting for this fair lock in the store, each woken
+	 * alone.
+	 */
+	final Set<ReleaseSignal> fairSignals = ConcurrentHashMap.newKeySet();
 
 	/** The lease of {@link #owner}'s hold; written by the owner only. */
 	volatile @Nullable Lease threadLease;
 
 	LockEntry(String key) {
 		this.key = key;
+	}
+
+	/**
+	 * Wake every caller waiting in the store for this key.
+	 */
+	void wakeAll() {
+		this.signal.wake();
+		this.fairSignals.forEach(ReleaseSignal::wake);
 	}
 
 	boolean isOwnedBy(Thread thread) {
