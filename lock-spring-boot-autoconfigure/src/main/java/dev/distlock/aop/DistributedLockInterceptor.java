@@ -97,7 +97,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		List<String> keys = this.evaluator.keys(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
-		LockClient client = this.lockClient.get();
+		LockClient client = operation.fair() ? this.lockClient.get().fair() : this.lockClient.get();
 		return switch (operation.lockedReturn()) {
 			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> this.completionStages.lock(client, keys, operation,
 					invocation, target, operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);

@@ -38,10 +38,11 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param onBusy what to do when the lock stays busy and there is no fallback
  * @param holdAtLeast how long the lock stays taken at least, or {@code null}
  * @param name the name of the lock in metrics and traces
+ * @param fair whether callers get the lock in arrival order ({@code LockClient#fair()})
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast, String name) {
+		@Nullable Duration holdAtLeast, String name, boolean fair) {
 
 }

@@ -145,7 +145,8 @@ final class LockOperationSource {
 		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
-				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass));
+				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass),
+				annotation.fair());
 		this.evaluator.validate(operation);
 		return operation;
 	}

@@ -65,6 +65,14 @@ public class DistlockProperties {
 	 */
 	private int renewalBatchSize = 500;
 
+	/**
+	 * How long a waiter for a fair lock keeps its place in the queue without re-checking
+	 * (waiters re-check every third of it), and how long a lock a release granted to a
+	 * waiter stays unclaimed before it expires. Bounds how long a waiter that died delays
+	 * the others.
+	 */
+	private Duration fairGrantTimeout = Duration.ofSeconds(2);
+
 	private final Aspect aspect = new Aspect();
 
 	private final Endpoint endpoint = new Endpoint();
@@ -192,11 +200,28 @@ public class DistlockProperties {
 	}
 
 	/**
+	 * Return the fair grant timeout.
+	 * @return the fair grant timeout
+	 */
+	public Duration getFairGrantTimeout() {
+		return this.fairGrantTimeout;
+	}
+
+	/**
+	 * Set the fair grant timeout.
+	 * @param fairGrantTimeout the fair grant timeout
+	 */
+	public void setFairGrantTimeout(Duration fairGrantTimeout) {
+		this.fairGrantTimeout = fairGrantTimeout;
+	}
+
+	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
 	 */
 	public LockClientSettings toClientSettings() {
-		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout);
 	}
 
 	/**

@@ -885,9 +885,11 @@ public final class DefaultLockClient implements LockClient {
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
 		boolean renewable = leaseTime == null;
 		String token = newToken();
-		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
-			return attempt(entry, token, lease, renewable, acquisition,
-					() -> this.store.tryAcquireFair(entry.key, token, lease, null));
+		// First without joining the queue: an uncontended caller needs no subscription.
+		Lease granted = attempt(entry, token, lease, renewable, acquisition,
+				() -> this.store.tryAcquireFair(entry.key, token, lease, null));
+		if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return granted;
 		}
 		Duration grantTimeout = this.settings.fairGrantTimeout();
 		long maxRecheckNanos = grantTimeout.toNanos() / 3;
@@ -895,28 +897,34 @@ public final class DefaultLockClient implements LockClient {
 		ReleaseSignal signal = new ReleaseSignal();
 		acquisition.signal = signal;
 		entry.fairSignals.add(signal);
-		entry.storeWaiting.incrementAndGet();
-		this.storeWaiters.incrementAndGet();
-		Lease granted = null;
 		try (Subscription subscription = this.store.onRelease(entry.key, token, signal::wake)) {
-			while (true) {
-				long seen = signal.count();
-				granted = attempt(entry, token, lease, renewable, acquisition, request);
-				long remaining = deadline - System.nanoTime();
-				if (granted != null || remaining <= 0 || acquisition.cancelled) {
-					return granted;
+			long seen = signal.count();
+			granted = attempt(entry, token, lease, renewable, acquisition, request);
+			entry.storeWaiting.incrementAndGet();
+			this.storeWaiters.incrementAndGet();
+			try {
+				while (granted == null && !acquisition.cancelled) {
+					long remaining = deadline - System.nanoTime();
+					if (remaining <= 0) {
+						break;
+					}
+					signal.await(seen, Math.min(remaining,
+							Math.min(maxRecheckNanos, recheckNanos(acquisition.holderLeaseRemaining))));
+					if (acquisition.cancelled) {
+						break;
+					}
+					seen = signal.count();
+					granted = attempt(entry, token, lease, renewable, acquisition, request);
 				}
-				signal.await(seen,
-						Math.min(remaining, Math.min(maxRecheckNanos, recheckNanos(acquisition.holderLeaseRemaining))));
-				if (acquisition.cancelled) {
-					return null;
-				}
+				return granted;
+			}
+			finally {
+				entry.storeWaiting.decrementAndGet();
+				this.storeWaiters.decrementAndGet();
 			}
 		}
 		finally {
 			entry.fairSignals.remove(signal);
-			entry.storeWaiting.decrementAndGet();
-			this.storeWaiters.decrementAndGet();
 			if (granted == null) {
 				leaveQuietly(entry.key, token);
 			}

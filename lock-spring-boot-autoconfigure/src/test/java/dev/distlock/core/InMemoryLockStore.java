@@ -113,7 +113,9 @@ public final class InMemoryLockStore implements LockStore {
 			}
 			attempt = busy(live(key));
 		}
-		notify(key, woken);
+		if (woken != null) {
+			notify(key, woken);
+		}
 		return attempt;
 	}
 

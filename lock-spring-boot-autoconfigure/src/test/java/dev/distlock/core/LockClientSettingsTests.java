@@ -40,6 +40,15 @@ class LockClientSettingsTests {
 		assertThat(settings.renewalBatchSize()).isEqualTo(500);
 		assertThat(settings.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(settings.fairGrantTimeout()).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void rejectsTooShortFairGrantTimeout() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockClientSettings.defaults().withFairGrantTimeout(Duration.ofMillis(5)))
+			.withMessageContaining("'fairGrantTimeout'")
+			.withMessageContaining("PT0.005S");
 	}
 
 	@Test
