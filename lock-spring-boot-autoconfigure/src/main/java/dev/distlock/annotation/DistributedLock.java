@@ -150,7 +150,7 @@ public @interface DistributedLock {
 	 * in key order, each fairly. Not available with replica acknowledgement
 	 * ({@code distlock.replication.min-replicas}): the call then fails without running.
 	 * @return whether the lock is fair
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	boolean fair() default false;
 

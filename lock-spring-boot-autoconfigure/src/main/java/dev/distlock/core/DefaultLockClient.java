@@ -213,7 +213,7 @@ public final class DefaultLockClient implements LockClient {
 	 * @return the fair view; the fair view returns itself
 	 * @throws UnsupportedOperationException when a lock is taken, if the store has no
 	 * fair locks
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	@Override
 	public DefaultLockClient fair() {
@@ -223,7 +223,7 @@ public final class DefaultLockClient implements LockClient {
 	/**
 	 * Return whether the locks of this client (or view) are fair.
 	 * @return whether this is the {@link #fair() fair view}
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	public boolean isFair() {
 		return this.fair;

@@ -253,7 +253,7 @@ public interface LockClient extends AutoCloseable {
 	 * null)}.
 	 * @return the fair view
 	 * @throws UnsupportedOperationException if this client has no fair locks
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	default LockClient fair() {
 		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");

@@ -123,7 +123,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * Return a copy with another fair grant timeout.
 	 * @param fairGrantTimeout the fair grant timeout
 	 * @return the settings
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout);

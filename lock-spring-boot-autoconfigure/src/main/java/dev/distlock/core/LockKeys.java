@@ -47,7 +47,7 @@ record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 	 * Return the key of the sorted set of clients waiting for a release, scored by when
 	 * their registration expires.
 	 * @return the waiters key
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	String waitersKey() {
 		return this.lockKey + ":waiters";
@@ -58,7 +58,7 @@ record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 	 * order: lock, fence, channel, waiters, fair queue (a list), fair waiters alive (a
 	 * sorted set).
 	 * @return the keys
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	List<String> handOverKeys() {
 		return List.of(this.lockKey, this.fenceKey, this.channel, waitersKey(), this.lockKey + ":queue",

@@ -76,7 +76,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiterTtl how long the registration lasts unless refreshed
 	 * @return the grant, or how long the current holder's lease has left
 	 * @throws LockBackendException if the backend failed
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	default Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
 		return tryAcquire(key, token, lease);
@@ -103,7 +103,7 @@ public interface LockStore extends AutoCloseable {
 	 * left
 	 * @throws LockBackendException if the backend failed
 	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	default Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
 		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");
@@ -116,7 +116,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param key the lock key
 	 * @param waiter the waiting client's id or the fair waiter's token
 	 * @throws LockBackendException if the backend failed
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	default void leave(String key, String waiter) {
 	}
@@ -209,7 +209,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiter the waiting client's id or the fair waiter's token
 	 * @param listener what to run
 	 * @return the subscription; close it when no longer waiting
-	 * @since 0.4.0
+	 * @since 0.2.0
 	 */
 	default Subscription onRelease(String key, String waiter, Runnable listener) {
 		return onRelease(key, listener);
