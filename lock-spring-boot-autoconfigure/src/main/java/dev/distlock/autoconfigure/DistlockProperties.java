@@ -73,6 +73,13 @@ public class DistlockProperties {
 	 */
 	private Duration fairGrantTimeout = Duration.ofSeconds(2);
 
+	/**
+	 * How many times in a row the holder of a non-fair lock may hand it directly to the
+	 * next caller of the same instance waiting for it (one script, new fencing token),
+	 * instead of releasing it to every instance. Zero always releases.
+	 */
+	private int cohortHandOffs = 3;
+
 	private final Aspect aspect = new Aspect();
 
 	private final Endpoint endpoint = new Endpoint();
@@ -216,12 +223,28 @@ public class DistlockProperties {
 	}
 
 	/**
+	 * Return the cohort hand-offs.
+	 * @return the cohort hand-offs
+	 */
+	public int getCohortHandOffs() {
+		return this.cohortHandOffs;
+	}
+
+	/**
+	 * Set the cohort hand-offs.
+	 * @param cohortHandOffs the cohort hand-offs
+	 */
+	public void setCohortHandOffs(int cohortHandOffs) {
+		this.cohortHandOffs = cohortHandOffs;
+	}
+
+	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
 	 */
 	public LockClientSettings toClientSettings() {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout);
+				this.fairGrantTimeout, this.cohortHandOffs);
 	}
 
 	/**

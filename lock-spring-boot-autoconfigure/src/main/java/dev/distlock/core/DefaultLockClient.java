@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
+import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.KeyState;
 import dev.distlock.core.LockStore.Subscription;
@@ -99,6 +100,12 @@ public final class DefaultLockClient implements LockClient {
 	 * refreshes it: several of the longest re-check intervals.
 	 */
 	private static final Duration WAITER_TTL = Duration.ofSeconds(3);
+
+	/**
+	 * The longest a caller waits before it asks the store after a run of cohort hand-offs
+	 * ended.
+	 */
+	private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
 	/** Marks a store that cannot take a set of keys in one step. */
 	private static final List<Lease> ONE_BY_ONE = List.of();
@@ -492,6 +499,10 @@ public final class DefaultLockClient implements LockClient {
 					break;
 				}
 				turns.add(entry);
+				// A lock handed over with the turn is for a single-key caller: give it
+				// back
+				// now, not when every turn is taken.
+				releaseHandOver(entry);
 			}
 			if (turns.size() == entries.size()) {
 				leases = acquireAllInStore(entries, deadline, leaseTime, acquisition, trackings);
@@ -506,7 +517,7 @@ public final class DefaultLockClient implements LockClient {
 				acquisition.finished(trackings.get(i), (leases != null) ? leases.get(i) : null, failure);
 			}
 			if (leases == null) {
-				turns.forEach((entry) -> entry.queue.pass());
+				turns.forEach((entry) -> passTurn(entry, null));
 				entries.forEach(this::unreserve);
 			}
 		}
@@ -801,7 +812,7 @@ public final class DefaultLockClient implements LockClient {
 		}
 		finally {
 			if (lease == null) {
-				entry.queue.pass();
+				passTurn(entry, null);
 			}
 		}
 	}
@@ -810,7 +821,14 @@ public final class DefaultLockClient implements LockClient {
 	 * Take the local turn of {@code entry}: at once for a fair lock, which has none.
 	 */
 	private boolean takeTurn(LockEntry entry, long waitNanos) throws InterruptedException {
-		return this.fair || entry.queue.await(waitNanos);
+		try {
+			return this.fair || entry.queue.await(waitNanos);
+		}
+		catch (InterruptedException ex) {
+			// The turn may have come with a lock handed over, and gone on to nobody
+			releaseHandOver(entry);
+			throw ex;
+		}
 	}
 
 	private String newToken() {
@@ -824,6 +842,17 @@ public final class DefaultLockClient implements LockClient {
 		}
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
 		boolean renewable = leaseTime == null;
+		CohortGrant handedOver = entry.handOver.getAndSet(null);
+		if (handedOver != null) {
+			Lease adopted = adopt(entry, handedOver, lease, renewable, acquisition);
+			if (adopted != null) {
+				return adopted;
+			}
+		}
+		long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), deadline - System.nanoTime());
+		if (yieldNanos > 0) {
+			entry.signal.await(entry.signal.count(), yieldNanos);
+		}
 		String token = newToken();
 		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
 			return attempt(entry, token, lease, renewable, acquisition,
@@ -1008,15 +1037,16 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	void end(Lease lease, @Nullable Duration holdAtLeast) {
 		RuntimeException failure = null;
+		CohortGrant handedOver = null;
 		try {
-			releaseInStore(lease, holdAtLeast);
+			handedOver = releaseInStore(lease, holdAtLeast);
 		}
 		catch (RuntimeException ex) {
 			failure = ex;
 			throw ex;
 		}
 		finally {
-			lease.entry.queue.pass();
+			passTurn(lease.entry, handedOver);
 			unreserve(lease.entry);
 			lease.tracking.released(failure);
 		}
@@ -1024,9 +1054,12 @@ public final class DefaultLockClient implements LockClient {
 
 	/**
 	 * Release the lease in the store, or, while a minimum hold time is not over, shorten
-	 * its lease to what is left of it instead.
+	 * its lease to what is left of it instead, or hand it over to a new token for the
+	 * caller of this client waiting next (lock cohorting, at most
+	 * {@link LockClientSettings#cohortHandOffs()} times in a row).
+	 * @return the lock handed over, or {@code null} if released
 	 */
-	private void releaseInStore(Lease lease, @Nullable Duration holdAtLeast) {
+	private @Nullable CohortGrant releaseInStore(Lease lease, @Nullable Duration holdAtLeast) {
 		this.watchdog.unwatch(lease);
 		this.held.remove(lease);
 		if (!lease.end()) {
@@ -1037,20 +1070,136 @@ public final class DefaultLockClient implements LockClient {
 		long keepNanos = (holdAtLeast != null) ? holdAtLeast.toNanos() - heldNanos : 0;
 		boolean interrupted = Thread.interrupted();
 		try {
-			boolean owned = (keepNanos >= MIN_RECHECK_NANOS)
-					? this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
-					: this.store.release(lease.key(), lease.token);
+			CohortGrant handedOver = null;
+			boolean owned;
+			if (keepNanos >= MIN_RECHECK_NANOS) {
+				owned = this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos));
+			}
+			else {
+				String nextToken = mayHandOver(lease) ? newToken() : null;
+				long requestedAt = System.nanoTime();
+				Attempt handOver = (nextToken != null) ? handOver(lease, nextToken) : null;
+				if (nextToken == null || handOver == null) {
+					long releasedAt = System.nanoTime();
+					owned = this.store.release(lease.key(), lease.token);
+					if (this.settings.cohortHandOffs() > 0 && lease.handOffs >= this.settings.cohortHandOffs()
+							&& lease.entry.queue.waitingCount() > 0) {
+						// A run of hand-offs ends: let a client elsewhere take the lock
+						lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
+					}
+				}
+				else {
+					owned = handOver.acquired();
+					if (owned) {
+						handedOver = new CohortGrant(nextToken, handOver.fencingToken(), this.settings.watchdogLease(),
+								requestedAt, lease.handOffs + 1);
+					}
+				}
+			}
 			if (!owned) {
 				String loss = lease.lossReason();
 				reportLost(lease, (loss != null) ? loss : GONE);
 				throw new LockLostException(lease.key(), (loss != null) ? loss : GONE);
 			}
+			return handedOver;
 		}
 		finally {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Whether the holder of {@code lease} may hand the lock to the caller of this client
+	 * waiting next instead of releasing it: a non-fair lock, not lost, with a caller
+	 * waiting locally, within the bound of hand-offs in a row.
+	 */
+	private boolean mayHandOver(Lease lease) {
+		return !this.fair && lease.handOffs < this.settings.cohortHandOffs() && lease.lossReason() == null
+				&& lease.entry.queue.waitingCount() > 0;
+	}
+
+	/**
+	 * Hand the lock over in the store to {@code nextToken}; if the request fails, the
+	 * store may still run it later, so an owner-checked release of the next token follows
+	 * in the background.
+	 * @return the outcome, or {@code null} if the store released nothing and wants a
+	 * release instead
+	 */
+	private @Nullable Attempt handOver(Lease lease, String nextToken) {
+		try {
+			return this.store.handOver(lease.key(), lease.token, nextToken, this.settings.watchdogLease());
+		}
+		catch (LockBackendException ex) {
+			releaseInBackground(lease.key(), nextToken);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Pass the local turn of {@code entry} on, with the lock if it was handed over in the
+	 * store; a hand-over nobody took the turn for is released.
+	 */
+	private void passTurn(LockEntry entry, @Nullable CohortGrant handedOver) {
+		if (handedOver != null) {
+			entry.handOver.set(handedOver);
+		}
+		if (!entry.queue.pass()) {
+			releaseHandOver(entry);
+		}
+	}
+
+	/**
+	 * Release a lock handed over to the next caller taking the local turn of
+	 * {@code entry}, if it is still there: for a caller that took the turn but cannot use
+	 * it, or when nobody took the turn.
+	 */
+	private void releaseHandOver(LockEntry entry) {
+		CohortGrant handedOver = entry.handOver.getAndSet(null);
+		if (handedOver != null) {
+			releaseQuietly(entry.key, handedOver.token());
+		}
+	}
+
+	/**
+	 * Take the lock handed over to this caller, setting its lease if it asked for
+	 * another.
+	 * @return the lease, or {@code null} if the hand-over was lost meanwhile
+	 */
+	private @Nullable Lease adopt(LockEntry entry, CohortGrant grant, Duration lease, boolean renewable,
+			Acquisition acquisition) {
+		if (this.closed.get()) {
+			releaseQuietly(entry.key, grant.token());
+			throw closedException();
+		}
+		long requestedAt = grant.requestedAtNanos();
+		if (!lease.equals(grant.lease())) {
+			requestedAt = System.nanoTime();
+			try {
+				if (!this.store.expireAfter(entry.key, grant.token(), lease)) {
+					return null;
+				}
+			}
+			catch (LockBackendException ex) {
+				releaseInBackground(entry.key, grant.token());
+				return null;
+			}
+		}
+		Lease adopted = new Lease(entry, grant.token(), grant.fencingToken(), lease, renewable, requestedAt,
+				acquisition.tracking);
+		adopted.handOffs = grant.handOffs();
+		this.held.add(adopted);
+		if (renewable) {
+			this.watchdog.watch(adopted);
+		}
+		if (this.closed.get()) {
+			this.watchdog.unwatch(adopted);
+			this.held.remove(adopted);
+			releaseQuietly(entry.key, grant.token());
+			throw closedException();
+		}
+		return adopted;
 	}
 
 	void confirmOwnership(Lease lease) {
@@ -1316,7 +1465,7 @@ public final class DefaultLockClient implements LockClient {
 					lease = acquireWithTurn(this.entry, this.deadline, this.leaseTime, this);
 				}
 				else {
-					this.entry.queue.pass();
+					passTurn(this.entry, null);
 				}
 			}
 			catch (Throwable ex) {

@@ -16,9 +16,12 @@
 
 package dev.distlock.core;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +64,20 @@ final class LockEntry {
 	 */
 	final Set<ReleaseSignal> fairSignals = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * A lock the last holder handed over to the caller taking the local turn next (lock
+	 * cohorting); whoever takes it out owns it: the next holder, or the releaser when
+	 * nobody took the turn.
+	 */
+	final AtomicReference<@Nullable CohortGrant> handOver = new AtomicReference<>();
+
+	/**
+	 * How long the caller taking the local turn next waits before it asks the store,
+	 * after a release that ended a run of cohort hand-offs, so that a client elsewhere
+	 * woken by that release can take the lock; 0 for not at all.
+	 */
+	final AtomicLong yieldNanos = new AtomicLong();
+
 	/** The lease of {@link #owner}'s hold; written by the owner only. */
 	volatile @Nullable Lease threadLease;
 
@@ -74,6 +91,19 @@ final class LockEntry {
 	void wakeAll() {
 		this.signal.wake();
 		this.fairSignals.forEach(ReleaseSignal::wake);
+	}
+
+	/**
+	 * A lock handed over in the store to a new owner token of this client.
+	 *
+	 * @param token the new owner token
+	 * @param fencingToken the fencing token of the hand-off
+	 * @param lease the lease the store set
+	 * @param requestedAtNanos when the hand-off was requested
+	 * @param handOffs how many hand-offs in a row this one ends
+	 */
+	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs) {
+
 	}
 
 	boolean isOwnedBy(Thread thread) {

@@ -206,6 +206,24 @@ final class LockScripts {
 			""", List.class);
 
 	/**
+	 * Cohort hand-off: if the lock holds our token, give it to the next token with a new
+	 * fencing token and lease, unless fair waiters are queued. Returns {@code {1, fence}}
+	 * when handed over, {@code {0, 0}} when the lock was not ours, {@code {2, 0}} when
+	 * fair waiters are queued (nothing changed: release instead). KEYS: lock, fence,
+	 * channel, waiters, queue, alive. ARGV: token, next token, lease millis.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	static final RedisScript<List<Long>> HAND_OVER = (RedisScript) RedisScript.of(FUNCTIONS + """
+			if redis.call('get', KEYS[1]) ~= ARGV[1] then
+			  return {0, 0}
+			end
+			if redis.call('llen', KEYS[5]) > 0 then
+			  return {2, 0}
+			end
+			return {1, grant(ARGV[2], ARGV[3])}
+			""", List.class);
+
+	/**
 	 * Leave: a waiter that gives up drops its registration and its place in the fair
 	 * queue (its queue entry counts as gone and is dropped when it reaches the head); if
 	 * a release granted it the lock meanwhile, release that grant and hand the lock over.

@@ -110,6 +110,28 @@ public interface LockStore extends AutoCloseable {
 	}
 
 	/**
+	 * Give the lock {@code token} holds to {@code nextToken} in one owner-checked step,
+	 * with a new fencing token strictly greater than every earlier grant and a lease of
+	 * {@code lease}, without making it free in between and without waking anyone: the
+	 * lock cohorting of a client that passes a lock to its own next waiting caller. The
+	 * default returns {@code null}.
+	 * @param key the lock key
+	 * @param token the owner token of the holder
+	 * @param nextToken the owner token of the next holder, unique per acquisition
+	 * @param lease the next holder's lease
+	 * @return the grant to {@code nextToken}; a refusal when {@code token} no longer owns
+	 * the lock (which is then left alone); or {@code null} when the store does not hand
+	 * over (it cannot, or fair waiters are queued for the key), and the holder releases
+	 * instead
+	 * @throws LockBackendException if the backend failed; the lock may be held by either
+	 * token
+	 * @since 0.2.0
+	 */
+	default @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		return null;
+	}
+
+	/**
 	 * Stop waiting: drop the registration of {@code waiter} and its place in the fair
 	 * queue; if a release granted it the lock meanwhile, release that grant and hand the
 	 * lock on. The default does nothing.

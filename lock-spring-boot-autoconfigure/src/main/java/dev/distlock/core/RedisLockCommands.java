@@ -104,6 +104,26 @@ final class RedisLockCommands {
 	}
 
 	/**
+	 * Hand the lock to the next token of the same client; see
+	 * {@link LockScripts#HAND_OVER}.
+	 * @param keys the lock's keys
+	 * @param token the holder's token
+	 * @param nextToken the next holder's token
+	 * @param lease the next holder's lease
+	 * @return the grant, a refusal if {@code token} did not own the lock, or {@code null}
+	 * if fair waiters are queued
+	 */
+	@Nullable Attempt handOver(LockKeys keys, String token, String nextToken, Duration lease) {
+		this.firstConnection.await(keys.name(), "release");
+		List<Long> reply = requireReply(keys, "release", call(keys, "release", () -> this.redis
+			.execute(LockScripts.HAND_OVER, keys.handOverKeys(), token, nextToken, Long.toString(lease.toMillis()))));
+		if (reply.get(0) == 2L) {
+			return null;
+		}
+		return (reply.get(0) == 1L) ? Attempt.granted(reply.get(1)) : Attempt.busy(null);
+	}
+
+	/**
 	 * Drop a waiter that gives up, releasing a grant made to it meanwhile.
 	 * @param keys the lock's keys
 	 * @param waiter the client id or fair token

@@ -221,6 +221,15 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	@Override
+	public @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		if (this.acknowledgedAcquire != null) {
+			// The next holder's grant would have to wait for replicas: release instead.
+			return null;
+		}
+		return this.commands.handOver(keys(key), token, nextToken, lease);
+	}
+
+	@Override
 	public void leave(String key, String waiter) {
 		this.commands.leave(keys(key), waiter, notifications().publishCommand());
 	}

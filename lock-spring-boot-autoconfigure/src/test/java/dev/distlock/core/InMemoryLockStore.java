@@ -120,6 +120,19 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
+	public synchronized @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		requireReachable(key, "release");
+		Grant current = live(key);
+		if (current == null || !current.token.equals(token)) {
+			return Attempt.busy(null);
+		}
+		if (!this.queues.getOrDefault(key, new ArrayDeque<>()).isEmpty()) {
+			return null;
+		}
+		return grant(key, nextToken, lease);
+	}
+
+	@Override
 	public void leave(String key, String waiter) {
 		String woken = null;
 		synchronized (this) {

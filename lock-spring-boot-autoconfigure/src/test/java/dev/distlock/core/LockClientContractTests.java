@@ -374,7 +374,7 @@ abstract class LockClientContractTests {
 		CountDownLatch done = new CountDownLatch(1);
 		List<Future<Boolean>> waiters = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			DefaultLockClient root = newClient(new WakeCountingLockStore(newStore(), wakeUps),
+			DefaultLockClient root = newClient(new CountingLockStore(newStore(), wakeUps),
 					LockClientSettings.defaults());
 			DefaultLockClient client = fair ? root.fair() : root;
 			waiters.add(inNewThread(() -> {
@@ -406,6 +406,79 @@ abstract class LockClientContractTests {
 			assertThat(waiter.get(60, TimeUnit.SECONDS)).isTrue();
 		}
 		assertThat(woken).as("listeners run by one release").isEqualTo(1);
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void cohortHandOffsGiveEveryHolderItsOwnStrictlyIncreasingFencingToken() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("cohort");
+		CountingLockStore store = new CountingLockStore(newStore(), new AtomicInteger());
+		DefaultLockClient client = newClient(store, LockClientSettings.defaults());
+		List<Long> fences = Collections.synchronizedList(new ArrayList<>());
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		List<Future<Object>> workers = new ArrayList<>();
+		for (int t = 0; t < 3; t++) {
+			workers.add(inNewThread(() -> {
+				for (int i = 0; i < 40; i++) {
+					LockHandle lock = client.obtain(key);
+					assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
+					if (inside.incrementAndGet() > 1) {
+						overlaps.incrementAndGet();
+					}
+					fences.add(lock.fencingToken());
+					Thread.yield();
+					inside.decrementAndGet();
+					lock.unlock();
+				}
+				return null;
+			}));
+		}
+		for (Future<Object> worker : workers) {
+			worker.get(3, TimeUnit.MINUTES);
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(fences).hasSize(120);
+		for (int i = 1; i < fences.size(); i++) {
+			assertThat(fences.get(i)).as("fence %s after %s", i, i - 1).isGreaterThan(fences.get(i - 1));
+		}
+		assertThat(store.handOvers()).as("cohort hand-offs").isPositive();
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void cohortHandOffsDoNotStarveAWaiterInAnotherClient() throws Exception {
+		String key = uniqueKey("cohort-bound");
+		DefaultLockClient busyClient = newClient();
+		AtomicBoolean stop = new AtomicBoolean();
+		List<Future<Object>> workers = new ArrayList<>();
+		for (int t = 0; t < 3; t++) {
+			workers.add(inNewThread(() -> {
+				while (!stop.get()) {
+					LockHandle lock = busyClient.obtain(key);
+					assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
+					Thread.sleep(1);
+					lock.unlock();
+				}
+				return null;
+			}));
+		}
+		try {
+			awaitWaiting(busyClient, key);
+			DefaultLockClient otherClient = newClient();
+			for (int i = 0; i < 3; i++) {
+				// The busy client keeps two callers waiting locally all along
+				LockHold hold = otherClient.acquire(key, Duration.ofSeconds(20), null);
+				hold.release();
+			}
+		}
+		finally {
+			stop.set(true);
+		}
+		for (Future<Object> worker : workers) {
+			worker.get(60, TimeUnit.SECONDS);
+		}
 		assertThat(isLocked(key)).isFalse();
 	}
 

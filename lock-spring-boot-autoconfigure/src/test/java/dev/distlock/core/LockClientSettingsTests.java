@@ -41,6 +41,14 @@ class LockClientSettingsTests {
 		assertThat(settings.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.fairGrantTimeout()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(settings.cohortHandOffs()).isEqualTo(3);
+	}
+
+	@Test
+	void rejectsNegativeCohortHandOffs() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withCohortHandOffs(-1))
+			.withMessageContaining("'cohortHandOffs'")
+			.withMessageContaining("-1");
 	}
 
 	@Test

@@ -23,20 +23,36 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link LockStore} that counts how often it runs its clients' release listeners, for
- * tests that a release wakes one waiting client only; everything else is delegated.
+ * A {@link LockStore} that counts how often it runs its clients' release listeners (for
+ * tests that a release wakes one waiting client only) and how often it handed a lock
+ * over; everything else is delegated.
  *
  * @author distlock
  */
-final class WakeCountingLockStore implements LockStore {
+final class CountingLockStore implements LockStore {
 
 	private final LockStore store;
 
 	private final AtomicInteger wakeUps;
 
-	WakeCountingLockStore(LockStore store, AtomicInteger wakeUps) {
+	private final AtomicInteger handOvers = new AtomicInteger();
+
+	CountingLockStore(LockStore store, AtomicInteger wakeUps) {
 		this.store = store;
 		this.wakeUps = wakeUps;
+	}
+
+	int handOvers() {
+		return this.handOvers.get();
+	}
+
+	@Override
+	public @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		Attempt attempt = this.store.handOver(key, token, nextToken, lease);
+		if (attempt != null && attempt.acquired()) {
+			this.handOvers.incrementAndGet();
+		}
+		return attempt;
 	}
 
 	@Override
