@@ -261,13 +261,18 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
-	 * Return how many callers of this client wait for {@code key}: queued locally, or
-	 * waiting in the store at the head of the local queue.
+	 * Return how many callers of this client (and of its {@link #fair() fair view}) wait
+	 * for {@code key}: queued locally, or waiting in the store (at the head of the local
+	 * queue, or for a fair lock).
 	 * @param key the lock key
 	 * @return the number of waiting callers
 	 */
 	public int waitingCount(String key) {
-		LockEntry entry = this.entries.get(key);
+		return waitingIn(this.root.entries, key) + waitingIn(this.root.fairView.entries, key);
+	}
+
+	private static int waitingIn(Map<String, LockEntry> entries, String key) {
+		LockEntry entry = entries.get(key);
 		return (entry != null) ? entry.queue.waitingCount() + entry.storeWaiting.get() : 0;
 	}
 
