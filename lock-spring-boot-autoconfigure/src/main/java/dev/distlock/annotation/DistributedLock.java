@@ -150,4 +150,20 @@ public @interface DistributedLock {
 	 */
 	String name() default "";
 
+	/**
+	 * Whether callers get the lock in the order they started waiting for it, across every
+	 * instance, for example {@code fair = true} on a method whose callers must not be
+	 * starved: each waiting call has its own place in a queue in Redis, and a release
+	 * grants the lock to the next live waiter directly (see {@code LockClient#fair()}).
+	 * Slower than the default, which lets any waiter take a released lock (and lets an
+	 * instance hand the lock to its own waiters first). Several keys are taken one by one
+	 * in key order, each fairly. Not available with replica acknowledgement
+	 * ({@code distlock.replication.min-replicas}): the call then fails without running.
+	 * Read locks have no fair mode: {@code fair = true} with {@code mode = LockMode.READ}
+	 * fails at startup.
+	 * @return whether the lock is fair
+	 * @since 0.2.0
+	 */
+	boolean fair() default false;
+
 }

@@ -98,8 +98,13 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		List<String> keys = this.evaluator.keys(operation,
 				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
-		LockClient client = (operation.mode() == LockMode.READ) ? this.lockClient.get().readLocks()
-				: this.lockClient.get();
+		LockClient client = this.lockClient.get();
+		if (operation.mode() == LockMode.READ) {
+			client = client.readLocks();
+		}
+		else if (operation.fair()) {
+			client = client.fair();
+		}
 		return switch (operation.lockedReturn()) {
 			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> this.completionStages.lock(client, keys, operation,
 					invocation, target, operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);

@@ -40,10 +40,11 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param holdAtLeast how long the lock stays taken at least, or {@code null}
  * @param name the name of the lock in metrics and traces
  * @param mode whether the method takes the write lock or a read lock
+ * @param fair whether callers get the lock in arrival order ({@code LockClient#fair()})
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast, String name, LockMode mode) {
+		@Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair) {
 
 }

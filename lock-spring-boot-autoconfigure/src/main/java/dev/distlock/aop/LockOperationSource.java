@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import org.jspecify.annotations.Nullable;
 
@@ -142,11 +143,15 @@ final class LockOperationSource {
 			throw invalid(targetMethod, "onBusy", "SKIP", "a method returning " + targetMethod.getReturnType()
 					+ " has no empty result to skip with; return a wrapper type, Optional or void");
 		}
+		if (annotation.fair() && annotation.mode() == LockMode.READ) {
+			throw invalid(targetMethod, "fair", "true",
+					"read locks have no fair mode; a fair lock is an exclusive (mode = WRITE) lock");
+		}
 		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
 				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass),
-				annotation.mode());
+				annotation.mode(), annotation.fair());
 		this.evaluator.validate(operation);
 		return operation;
 	}

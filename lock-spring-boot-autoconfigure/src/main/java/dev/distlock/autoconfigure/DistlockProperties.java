@@ -65,6 +65,21 @@ public class DistlockProperties {
 	 */
 	private int renewalBatchSize = 500;
 
+	/**
+	 * How long a waiter for a fair lock keeps its place in the queue without re-checking
+	 * (waiters re-check every third of it), and how long a lock a release granted to a
+	 * waiter stays unclaimed before it expires. Bounds how long a waiter that died delays
+	 * the others.
+	 */
+	private Duration fairGrantTimeout = Duration.ofSeconds(2);
+
+	/**
+	 * How many times in a row the holder of a non-fair lock may hand it directly to the
+	 * next caller of the same instance waiting for it (one script, new fencing token),
+	 * instead of releasing it to every instance. Zero always releases.
+	 */
+	private int cohortHandOffs = 3;
+
 	private final Aspect aspect = new Aspect();
 
 	private final Endpoint endpoint = new Endpoint();
@@ -192,11 +207,44 @@ public class DistlockProperties {
 	}
 
 	/**
+	 * Return the fair grant timeout.
+	 * @return the fair grant timeout
+	 */
+	public Duration getFairGrantTimeout() {
+		return this.fairGrantTimeout;
+	}
+
+	/**
+	 * Set the fair grant timeout.
+	 * @param fairGrantTimeout the fair grant timeout
+	 */
+	public void setFairGrantTimeout(Duration fairGrantTimeout) {
+		this.fairGrantTimeout = fairGrantTimeout;
+	}
+
+	/**
+	 * Return the cohort hand-offs.
+	 * @return the cohort hand-offs
+	 */
+	public int getCohortHandOffs() {
+		return this.cohortHandOffs;
+	}
+
+	/**
+	 * Set the cohort hand-offs.
+	 * @param cohortHandOffs the cohort hand-offs
+	 */
+	public void setCohortHandOffs(int cohortHandOffs) {
+		this.cohortHandOffs = cohortHandOffs;
+	}
+
+	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
 	 */
 	public LockClientSettings toClientSettings() {
-		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, this.cohortHandOffs);
 	}
 
 	/**

@@ -21,17 +21,28 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The local listeners of release channels. Adding and removing listeners never does I/O;
  * the caller learns whether it added the first or removed the last listener of a channel
  * and subscribes or unsubscribes outside of this map.
+ * <p>
+ * A release message names the one waiter it wakes (a client id or a fair waiter's token),
+ * or is {@link #BROADCAST}: a listener of a named waiter runs only for messages naming it
+ * or broadcasts, a listener without a waiter for every message.
  *
  * @author distlock
  * @since 0.2.0
  */
 final class ChannelListeners {
 
-	private final Map<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+	/**
+	 * The message that wakes every listener of a channel.
+	 */
+	static final String BROADCAST = "released";
+
+	private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
 
 	/**
 	 * Add a listener.
@@ -39,10 +50,10 @@ final class ChannelListeners {
 	 * @param listener the listener
 	 * @return whether it is the channel's first listener
 	 */
-	boolean add(String channel, Runnable listener) {
+	boolean add(String channel, Listener listener) {
 		boolean[] first = new boolean[1];
 		this.listeners.compute(channel, (name, existing) -> {
-			Set<Runnable> set = (existing != null) ? existing : new CopyOnWriteArraySet<>();
+			Set<Listener> set = (existing != null) ? existing : new CopyOnWriteArraySet<>();
 			first[0] = set.isEmpty();
 			set.add(listener);
 			return set;
@@ -56,7 +67,7 @@ final class ChannelListeners {
 	 * @param listener the listener
 	 * @return whether it was the channel's last listener
 	 */
-	boolean remove(String channel, Runnable listener) {
+	boolean remove(String channel, Listener listener) {
 		boolean[] last = new boolean[1];
 		this.listeners.computeIfPresent(channel, (name, set) -> {
 			set.remove(listener);
@@ -71,13 +82,25 @@ final class ChannelListeners {
 	}
 
 	/**
-	 * Run the listeners of one channel.
-	 * @param channel the channel a release was published on
+	 * Run every listener of one channel, for example after its subscription was made.
+	 * @param channel the channel
 	 */
 	void wake(String channel) {
-		Set<Runnable> set = this.listeners.get(channel);
+		Set<Listener> set = this.listeners.get(channel);
 		if (set != null) {
-			set.forEach(Runnable::run);
+			set.forEach(Listener::run);
+		}
+	}
+
+	/**
+	 * Run the listeners of one channel that a release message is for.
+	 * @param channel the channel a release was published on
+	 * @param message the message: the waiter it wakes, or {@link #BROADCAST}
+	 */
+	void wake(String channel, String message) {
+		Set<Listener> set = this.listeners.get(channel);
+		if (set != null) {
+			set.forEach((listener) -> listener.hear(message));
 		}
 	}
 
@@ -85,7 +108,34 @@ final class ChannelListeners {
 	 * Run every listener, for example after a subscription was restored.
 	 */
 	void wakeAll() {
-		this.listeners.values().forEach((set) -> set.forEach(Runnable::run));
+		this.listeners.values().forEach((set) -> set.forEach(Listener::run));
+	}
+
+	/**
+	 * A listener of one waiter, or of every release when {@code waiter} is {@code null}.
+	 * Compared by identity, so one action may be registered for several waiters.
+	 */
+	static final class Listener {
+
+		private final @Nullable String waiter;
+
+		private final Runnable action;
+
+		Listener(@Nullable String waiter, Runnable action) {
+			this.waiter = waiter;
+			this.action = action;
+		}
+
+		void hear(String message) {
+			if (this.waiter == null || BROADCAST.equals(message) || this.waiter.equals(message)) {
+				this.action.run();
+			}
+		}
+
+		void run() {
+			this.action.run();
+		}
+
 	}
 
 }

@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
+import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.KeyState;
 import dev.distlock.core.LockStore.Subscription;
@@ -94,10 +95,22 @@ public final class DefaultLockClient implements LockClient {
 
 	private static final long MIN_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+	/**
+	 * How long a client's registration as waiting for a release lasts unless a re-check
+	 * refreshes it: several of the longest re-check intervals.
+	 */
+	private static final Duration WAITER_TTL = Duration.ofSeconds(3);
+
+	/**
+	 * The longest a caller waits before it asks the store after a run of cohort hand-offs
+	 * ended.
+	 */
+	private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
 	/** Marks a store that cannot take a set of keys in one step. */
 	private static final List<Lease> ONE_BY_ONE = List.of();
 
-	private final String clientId = UUID.randomUUID().toString();
+	private final String clientId;
 
 	private final LockStore store;
 
@@ -107,17 +120,23 @@ public final class DefaultLockClient implements LockClient {
 
 	private final Map<String, LockEntry> entries = new ConcurrentHashMap<>();
 
-	private final Set<Lease> held = ConcurrentHashMap.newKeySet();
+	private final Set<Lease> held;
+
+	private final boolean fair;
+
+	private final DefaultLockClient fairView;
+
+	private final DefaultLockClient root;
 
 	private final ThreadPoolExecutor workers;
 
 	private final ScheduledExecutorService timer;
 
-	private final AtomicLong grants = new AtomicLong();
+	private final AtomicLong grants;
 
-	private final AtomicInteger storeWaiters = new AtomicInteger();
+	private final AtomicInteger storeWaiters;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private final AtomicBoolean closed;
 
 	private final LockClientListener listener;
 
@@ -152,7 +171,14 @@ public final class DefaultLockClient implements LockClient {
 		Assert.notNull(store, "'store' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
+		this.clientId = UUID.randomUUID().toString();
 		String name = "distlock-" + this.clientId.substring(0, 8);
+		this.held = ConcurrentHashMap.newKeySet();
+		this.grants = new AtomicLong();
+		this.storeWaiters = new AtomicInteger();
+		this.closed = new AtomicBoolean();
+		this.fair = false;
+		this.root = this;
 		this.store = store;
 		this.settings = settings;
 		this.listener = listener;
@@ -162,6 +188,56 @@ public final class DefaultLockClient implements LockClient {
 				daemonThreads(name + "-worker-"));
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-timer-"));
 		this.readLocks = new ReadLocks(this, store, settings, this.watchdog, this.held, listener);
+		this.fairView = new DefaultLockClient(this);
+	}
+
+	/**
+	 * Create the {@link #fair() fair view} of {@code client}: everything shared but the
+	 * per-key local state.
+	 */
+	private DefaultLockClient(DefaultLockClient client) {
+		this.clientId = client.clientId;
+		this.store = client.store;
+		this.settings = client.settings;
+		this.listener = client.listener;
+		this.watchdog = client.watchdog;
+		this.held = client.held;
+		this.workers = client.workers;
+		this.timer = client.timer;
+		this.grants = client.grants;
+		this.storeWaiters = client.storeWaiters;
+		this.closed = client.closed;
+		this.readLocks = client.readLocks;
+		this.fair = true;
+		this.fairView = this;
+		this.root = client;
+	}
+
+	/**
+	 * Return the view of this client whose locks are fair: its callers, in every client
+	 * on the store, get a lock in the order they started waiting for it, each thread or
+	 * call with its own place in the store's queue (no local queue ahead of it), and a
+	 * release grants the lock to the next live waiter directly and wakes only that one.
+	 * The view shares this client's store, watchdog, held locks and lifetime (closing
+	 * either closes both); its locks and this client's non-fair locks on the same key are
+	 * one lock in the store. Several keys are taken one by one in key order, each fairly.
+	 * @return the fair view; the fair view returns itself
+	 * @throws UnsupportedOperationException when a lock is taken, if the store has no
+	 * fair locks
+	 * @since 0.2.0
+	 */
+	@Override
+	public DefaultLockClient fair() {
+		return this.fairView;
+	}
+
+	/**
+	 * Return whether the locks of this client (or view) are fair.
+	 * @return whether this is the {@link #fair() fair view}
+	 * @since 0.2.0
+	 */
+	public boolean isFair() {
+		return this.fair;
 	}
 
 	/**
@@ -189,13 +265,18 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
-	 * Return how many callers of this client wait for {@code key}: queued locally, or
-	 * waiting in the store at the head of the local queue.
+	 * Return how many callers of this client (and of its {@link #fair() fair view}) wait
+	 * for {@code key}: queued locally, or waiting in the store (at the head of the local
+	 * queue, or for a fair lock).
 	 * @param key the lock key
 	 * @return the number of waiting callers
 	 */
 	public int waitingCount(String key) {
-		LockEntry entry = this.entries.get(key);
+		return waitingIn(this.root.entries, key) + waitingIn(this.root.fairView.entries, key);
+	}
+
+	private static int waitingIn(Map<String, LockEntry> entries, String key) {
+		LockEntry entry = entries.get(key);
 		return (entry != null) ? entry.queue.waitingCount() + entry.storeWaiting.get() : 0;
 	}
 
@@ -382,6 +463,17 @@ public final class DefaultLockClient implements LockClient {
 		AsyncAcquisition acquisition = new AsyncAcquisition(name, entry, System.nanoTime() + waitNanos, waitTime,
 				leaseTime, result);
 		acquisition.tracking = Tracking.start(this.listener, name, entry.key);
+		if (this.fair) {
+			// No local turn: every fair caller has its own place in the store's queue.
+			result.whenComplete((hold, failure) -> {
+				if (result.isCancelled()) {
+					acquisition.cancelled = true;
+					acquisition.wakeUp();
+				}
+			});
+			dispatch(acquisition::runWithTurn);
+			return result;
+		}
 		if (waitNanos == 0) {
 			if (entry.queue.tryTake()) {
 				dispatch(acquisition::runWithTurn);
@@ -430,11 +522,15 @@ public final class DefaultLockClient implements LockClient {
 		try {
 			sorted.forEach((key) -> entries.add(reserve(key)));
 			for (LockEntry entry : entries) {
-				if (!entry.queue.await(Math.max(0, deadline - System.nanoTime()))) {
+				if (!takeTurn(entry, Math.max(0, deadline - System.nanoTime()))) {
 					acquisition.busyKey = entry.key;
 					break;
 				}
 				turns.add(entry);
+				// A lock handed over with the turn is for a single-key caller: give it
+				// back
+				// now, not when every turn is taken.
+				releaseHandOver(entry);
 			}
 			if (turns.size() == entries.size()) {
 				leases = acquireAllInStore(entries, deadline, leaseTime, acquisition, trackings);
@@ -449,7 +545,7 @@ public final class DefaultLockClient implements LockClient {
 				acquisition.finished(trackings.get(i), (leases != null) ? leases.get(i) : null, failure);
 			}
 			if (leases == null) {
-				turns.forEach((entry) -> entry.queue.pass());
+				turns.forEach((entry) -> passTurn(entry, null));
 				entries.forEach(this::unreserve);
 			}
 		}
@@ -517,8 +613,11 @@ public final class DefaultLockClient implements LockClient {
 	private @Nullable List<Lease> acquireAllInStore(List<LockEntry> entries, long deadline,
 			@Nullable Duration leaseTime, Acquisition acquisition, List<Tracking> trackings)
 			throws InterruptedException {
+		if (this.fair) {
+			return acquireOneByOne(entries, deadline, leaseTime, acquisition, trackings);
+		}
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
-		String token = this.clientId + ":" + this.grants.incrementAndGet();
+		String token = newToken();
 		List<Lease> granted = attemptAll(entries, token, lease, leaseTime == null, acquisition, trackings);
 		if (granted == null && deadline - System.nanoTime() > 0) {
 			LockEntry first = entries.get(0);
@@ -716,7 +815,7 @@ public final class DefaultLockClient implements LockClient {
 		long deadline = System.nanoTime() + waitNanos;
 		Lease lease = null;
 		try {
-			if (entry.queue.await(waitNanos)) {
+			if (takeTurn(entry, waitNanos)) {
 				lease = acquireWithTurn(entry, deadline, leaseTime, acquisition);
 			}
 			acquisition.finished(lease, null);
@@ -742,25 +841,76 @@ public final class DefaultLockClient implements LockClient {
 		}
 		finally {
 			if (lease == null) {
-				entry.queue.pass();
+				passTurn(entry, null);
 			}
+		}
+	}
+
+	/**
+	 * Take the local turn of {@code entry}: at once for a fair lock, which has none.
+	 */
+	private boolean takeTurn(LockEntry entry, long waitNanos) throws InterruptedException {
+		try {
+			return this.fair || entry.queue.await(waitNanos);
+		}
+		catch (InterruptedException ex) {
+			// The turn may have come with a lock handed over, and gone on to nobody
+			releaseHandOver(entry);
+			throw ex;
 		}
 	}
 
 	private @Nullable Lease acquireInStore(LockEntry entry, long deadline, @Nullable Duration leaseTime,
 			Acquisition acquisition) throws InterruptedException {
+		if (this.fair) {
+			return acquireFairInStore(entry, deadline, leaseTime, acquisition);
+		}
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
-		String token = this.clientId + ":" + this.grants.incrementAndGet();
-		Lease granted = attempt(entry, token, lease, leaseTime == null, acquisition);
-		if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+		boolean renewable = leaseTime == null;
+		CohortGrant handedOver = entry.handOver.getAndSet(null);
+		if (handedOver != null) {
+			Lease adopted = adopt(entry, handedOver, lease, renewable, acquisition);
+			if (adopted != null) {
+				return adopted;
+			}
+		}
+		long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), deadline - System.nanoTime());
+		if (yieldNanos > 0) {
+			entry.signal.await(entry.signal.count(), yieldNanos);
+		}
+		String token = newToken();
+		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return attempt(entry, token, lease, renewable, acquisition,
+					() -> this.store.tryAcquire(entry.key, token, lease));
+		}
+		// A waiting client registers with the store, so that a release wakes one waiting
+		// client (not every one), and leaves when it gives up.
+		StoreRequest request = () -> this.store.tryAcquire(entry.key, token, lease, this.clientId, WAITER_TTL);
+		Lease granted = null;
+		try {
+			granted = attempt(entry, token, lease, renewable, acquisition, request);
+			if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+				return granted;
+			}
+			granted = awaitRelease(entry, deadline, acquisition,
+					() -> attempt(entry, token, lease, renewable, acquisition, request));
 			return granted;
 		}
+		finally {
+			if (granted == null) {
+				leaveQuietly(entry.key, this.clientId);
+			}
+		}
+	}
+
+	private @Nullable Lease awaitRelease(LockEntry entry, long deadline, Acquisition acquisition, LeaseRequest request)
+			throws InterruptedException {
 		entry.storeWaiting.incrementAndGet();
 		this.storeWaiters.incrementAndGet();
-		try (Subscription subscription = this.store.onRelease(entry.key, entry.signal::wake)) {
+		try (Subscription subscription = this.store.onRelease(entry.key, this.clientId, entry.signal::wake)) {
 			while (true) {
 				long seen = entry.signal.count();
-				granted = attempt(entry, token, lease, leaseTime == null, acquisition);
+				Lease granted = request.send();
 				long remaining = deadline - System.nanoTime();
 				if (granted != null || remaining <= 0) {
 					return granted;
@@ -778,18 +928,95 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
+	 * Wait in the store's queue for a fair lock with a place of this caller's own:
+	 * re-checking (which keeps the place alive) at least every third of the fair grant
+	 * timeout, woken by a release only when it granted the lock to this caller (or woke
+	 * everyone). A caller that gives up leaves the queue, giving back a grant made to it
+	 * meanwhile.
+	 */
+	private @Nullable Lease acquireFairInStore(LockEntry entry, long deadline, @Nullable Duration leaseTime,
+			Acquisition acquisition) throws InterruptedException {
+		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
+		boolean renewable = leaseTime == null;
+		String token = newToken();
+		// First without joining the queue: an uncontended caller needs no subscription.
+		Lease granted = attempt(entry, token, lease, renewable, acquisition,
+				() -> this.store.tryAcquireFair(entry.key, token, lease, null));
+		if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return granted;
+		}
+		Duration grantTimeout = this.settings.fairGrantTimeout();
+		long maxRecheckNanos = grantTimeout.toNanos() / 3;
+		StoreRequest request = () -> this.store.tryAcquireFair(entry.key, token, lease, grantTimeout);
+		ReleaseSignal signal = new ReleaseSignal();
+		acquisition.signal = signal;
+		entry.fairSignals.add(signal);
+		try (Subscription subscription = this.store.onRelease(entry.key, token, signal::wake)) {
+			long seen = signal.count();
+			granted = attempt(entry, token, lease, renewable, acquisition, request);
+			entry.storeWaiting.incrementAndGet();
+			this.storeWaiters.incrementAndGet();
+			try {
+				while (granted == null && !acquisition.cancelled) {
+					long remaining = deadline - System.nanoTime();
+					if (remaining <= 0) {
+						break;
+					}
+					signal.await(seen, Math.min(remaining,
+							Math.min(maxRecheckNanos, recheckNanos(acquisition.holderLeaseRemaining))));
+					if (acquisition.cancelled) {
+						break;
+					}
+					seen = signal.count();
+					granted = attempt(entry, token, lease, renewable, acquisition, request);
+				}
+				return granted;
+			}
+			finally {
+				entry.storeWaiting.decrementAndGet();
+				this.storeWaiters.decrementAndGet();
+			}
+		}
+		finally {
+			entry.fairSignals.remove(signal);
+			if (granted == null) {
+				leaveQuietly(entry.key, token);
+			}
+		}
+	}
+
+	/**
+	 * Leave the store's waiters, on this thread so that a caller taking the local turn
+	 * next registers after it; a failure leaves a registration that expires on its own.
+	 */
+	private void leaveQuietly(String key, String waiter) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			this.store.leave(key, waiter);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not stop waiting for lock '" + key + "'; the registration expires on its own", ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
 	 * Ask the store once. If the request fails, the store may still run it later (a
 	 * command queued on a connection to a paused server, say), so an owner-checked
 	 * release of the token follows it in the background; an interrupt that broke the
 	 * request is reported as such.
 	 */
 	private @Nullable Lease attempt(LockEntry entry, String token, Duration lease, boolean renewable,
-			Acquisition acquisition) throws InterruptedException {
+			Acquisition acquisition, StoreRequest request) throws InterruptedException {
 		ensureOpen();
 		long requestedAt = System.nanoTime();
 		Attempt attempt;
 		try {
-			attempt = this.store.tryAcquire(entry.key, token, lease);
+			attempt = request.send();
 		}
 		catch (LockBackendException ex) {
 			releaseInBackground(entry.key, token);
@@ -835,15 +1062,16 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	void end(Lease lease, @Nullable Duration holdAtLeast) {
 		RuntimeException failure = null;
+		CohortGrant handedOver = null;
 		try {
-			releaseInStore(lease, holdAtLeast);
+			handedOver = releaseInStore(lease, holdAtLeast);
 		}
 		catch (RuntimeException ex) {
 			failure = ex;
 			throw ex;
 		}
 		finally {
-			lease.entry.queue.pass();
+			passTurn(lease.entry, handedOver);
 			unreserve(lease.entry);
 			lease.tracking.released(failure);
 		}
@@ -851,9 +1079,12 @@ public final class DefaultLockClient implements LockClient {
 
 	/**
 	 * Release the lease in the store, or, while a minimum hold time is not over, shorten
-	 * its lease to what is left of it instead.
+	 * its lease to what is left of it instead, or hand it over to a new token for the
+	 * caller of this client waiting next (lock cohorting, at most
+	 * {@link LockClientSettings#cohortHandOffs()} times in a row).
+	 * @return the lock handed over, or {@code null} if released
 	 */
-	private void releaseInStore(Lease lease, @Nullable Duration holdAtLeast) {
+	private @Nullable CohortGrant releaseInStore(Lease lease, @Nullable Duration holdAtLeast) {
 		this.watchdog.unwatch(lease);
 		this.held.remove(lease);
 		if (!lease.end()) {
@@ -864,20 +1095,136 @@ public final class DefaultLockClient implements LockClient {
 		long keepNanos = (holdAtLeast != null) ? holdAtLeast.toNanos() - heldNanos : 0;
 		boolean interrupted = Thread.interrupted();
 		try {
-			boolean owned = (keepNanos >= MIN_RECHECK_NANOS)
-					? this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
-					: this.store.release(lease.key(), lease.token);
+			CohortGrant handedOver = null;
+			boolean owned;
+			if (keepNanos >= MIN_RECHECK_NANOS) {
+				owned = this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos));
+			}
+			else {
+				String nextToken = mayHandOver(lease) ? newToken() : null;
+				long requestedAt = System.nanoTime();
+				Attempt handOver = (nextToken != null) ? handOver(lease, nextToken) : null;
+				if (nextToken == null || handOver == null) {
+					long releasedAt = System.nanoTime();
+					owned = this.store.release(lease.key(), lease.token);
+					if (this.settings.cohortHandOffs() > 0 && lease.handOffs >= this.settings.cohortHandOffs()
+							&& lease.entry.queue.waitingCount() > 0) {
+						// A run of hand-offs ends: let a client elsewhere take the lock
+						lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
+					}
+				}
+				else {
+					owned = handOver.acquired();
+					if (owned) {
+						handedOver = new CohortGrant(nextToken, handOver.fencingToken(), this.settings.watchdogLease(),
+								requestedAt, lease.handOffs + 1);
+					}
+				}
+			}
 			if (!owned) {
 				String loss = lease.lossReason();
 				reportLost(lease, (loss != null) ? loss : GONE);
 				throw new LockLostException(lease.key(), (loss != null) ? loss : GONE);
 			}
+			return handedOver;
 		}
 		finally {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Whether the holder of {@code lease} may hand the lock to the caller of this client
+	 * waiting next instead of releasing it: a non-fair lock, not lost, with a caller
+	 * waiting locally, within the bound of hand-offs in a row.
+	 */
+	private boolean mayHandOver(Lease lease) {
+		return !this.fair && lease.handOffs < this.settings.cohortHandOffs() && lease.lossReason() == null
+				&& lease.entry.queue.waitingCount() > 0;
+	}
+
+	/**
+	 * Hand the lock over in the store to {@code nextToken}; if the request fails, the
+	 * store may still run it later, so an owner-checked release of the next token follows
+	 * in the background.
+	 * @return the outcome, or {@code null} if the store released nothing and wants a
+	 * release instead
+	 */
+	private @Nullable Attempt handOver(Lease lease, String nextToken) {
+		try {
+			return this.store.handOver(lease.key(), lease.token, nextToken, this.settings.watchdogLease());
+		}
+		catch (LockBackendException ex) {
+			releaseInBackground(lease.key(), nextToken);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Pass the local turn of {@code entry} on, with the lock if it was handed over in the
+	 * store; a hand-over nobody took the turn for is released.
+	 */
+	private void passTurn(LockEntry entry, @Nullable CohortGrant handedOver) {
+		if (handedOver != null) {
+			entry.handOver.set(handedOver);
+		}
+		if (!entry.queue.pass()) {
+			releaseHandOver(entry);
+		}
+	}
+
+	/**
+	 * Release a lock handed over to the next caller taking the local turn of
+	 * {@code entry}, if it is still there: for a caller that took the turn but cannot use
+	 * it, or when nobody took the turn.
+	 */
+	private void releaseHandOver(LockEntry entry) {
+		CohortGrant handedOver = entry.handOver.getAndSet(null);
+		if (handedOver != null) {
+			releaseQuietly(entry.key, handedOver.token());
+		}
+	}
+
+	/**
+	 * Take the lock handed over to this caller, setting its lease if it asked for
+	 * another.
+	 * @return the lease, or {@code null} if the hand-over was lost meanwhile
+	 */
+	private @Nullable Lease adopt(LockEntry entry, CohortGrant grant, Duration lease, boolean renewable,
+			Acquisition acquisition) {
+		if (this.closed.get()) {
+			releaseQuietly(entry.key, grant.token());
+			throw closedException();
+		}
+		long requestedAt = grant.requestedAtNanos();
+		if (!lease.equals(grant.lease())) {
+			requestedAt = System.nanoTime();
+			try {
+				if (!this.store.expireAfter(entry.key, grant.token(), lease)) {
+					return null;
+				}
+			}
+			catch (LockBackendException ex) {
+				releaseInBackground(entry.key, grant.token());
+				return null;
+			}
+		}
+		Lease adopted = new Lease(entry, grant.token(), grant.fencingToken(), lease, renewable, requestedAt,
+				acquisition.tracking);
+		adopted.handOffs = grant.handOffs();
+		this.held.add(adopted);
+		if (renewable) {
+			this.watchdog.watch(adopted);
+		}
+		if (this.closed.get()) {
+			this.watchdog.unwatch(adopted);
+			this.held.remove(adopted);
+			releaseQuietly(entry.key, grant.token());
+			throw closedException();
+		}
+		return adopted;
 	}
 
 	void confirmOwnership(Lease lease) {
@@ -999,11 +1346,16 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	@Override
 	public void close() {
+		if (this.root != this) {
+			this.root.close();
+			return;
+		}
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
 		this.watchdog.close();
-		this.entries.values().forEach((entry) -> entry.signal.wake());
+		this.entries.values().forEach(LockEntry::wakeAll);
+		this.fairView.entries.values().forEach(LockEntry::wakeAll);
 		this.readLocks.wakeWaiting();
 		List<Lease> leases = List.copyOf(this.held);
 		Thread releaser = new Thread(() -> {
@@ -1058,12 +1410,25 @@ public final class DefaultLockClient implements LockClient {
 
 		volatile boolean cancelled;
 
+		/** The signal a fair acquisition waits on, once it waits. */
+		volatile @Nullable ReleaseSignal signal;
+
 		Acquisition() {
 			this(UNNAMED);
 		}
 
 		Acquisition(String name) {
 			this.name = name;
+		}
+
+		/**
+		 * Wake this acquisition if it waits for a fair lock, so it sees it was cancelled.
+		 */
+		void wakeUp() {
+			ReleaseSignal waiting = this.signal;
+			if (waiting != null) {
+				waiting.wake();
+			}
 		}
 
 		/**
@@ -1137,7 +1502,7 @@ public final class DefaultLockClient implements LockClient {
 					lease = acquireWithTurn(this.entry, this.deadline, this.leaseTime, this);
 				}
 				else {
-					this.entry.queue.pass();
+					passTurn(this.entry, null);
 				}
 			}
 			catch (Throwable ex) {
@@ -1193,8 +1558,29 @@ public final class DefaultLockClient implements LockClient {
 			}
 			else {
 				this.entry.signal.wake();
+				wakeUp();
 			}
 		}
+
+	}
+
+	/**
+	 * One acquire request to the store.
+	 */
+	@FunctionalInterface
+	private interface StoreRequest {
+
+		Attempt send();
+
+	}
+
+	/**
+	 * One attempt to take a lease.
+	 */
+	@FunctionalInterface
+	private interface LeaseRequest {
+
+		@Nullable Lease send() throws InterruptedException;
 
 	}
 

@@ -71,6 +71,12 @@ final class Lease {
 	volatile boolean renewalFailing;
 
 	/**
+	 * How many cohort hand-offs in a row led to this lease: 0 for a lease taken from the
+	 * store.
+	 */
+	volatile int handOffs;
+
+	/**
 	 * Create the lease of a grant.
 	 * @param entry the key's local state
 	 * @param token the owner token

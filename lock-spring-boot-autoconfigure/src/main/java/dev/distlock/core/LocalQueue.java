@@ -83,8 +83,9 @@ final class LocalQueue {
 
 	/**
 	 * Pass the turn to the longest waiting caller, or free it.
+	 * @return whether a waiting caller got the turn
 	 */
-	void pass() {
+	boolean pass() {
 		CompletableFuture<Void> next;
 		synchronized (this) {
 			next = this.waiting.poll();
@@ -95,6 +96,7 @@ final class LocalQueue {
 		if (next != null) {
 			next.complete(null);
 		}
+		return next != null;
 	}
 
 	/**

@@ -262,6 +262,21 @@ public interface LockClient extends AutoCloseable {
 	}
 
 	/**
+	 * Return the view of this client whose locks are fair: across every client of the
+	 * store, callers get a lock in the order they started waiting for it, and a release
+	 * hands the lock to the next waiter directly. The view has the same methods, shares
+	 * this client's lifetime, and its locks exclude this client's non-fair locks on the
+	 * same key. Example: {@code client.fair().acquire("orders", Duration.ofSeconds(5),
+	 * null)}.
+	 * @return the fair view
+	 * @throws UnsupportedOperationException if this client has no fair locks
+	 * @since 0.2.0
+	 */
+	default LockClient fair() {
+		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");
+	}
+
+	/**
 	 * Stop renewing leases and release every lock this client holds, within a bounded
 	 * time. Further acquisitions fail with {@link IllegalStateException}.
 	 */

@@ -29,10 +29,17 @@ import org.springframework.util.Assert;
  * locks and closing its store
  * @param renewalBatchSize how many leases the watchdog hands to the store in one renewal
  * call at most
+ * @param fairGrantTimeout how long a waiter for a {@link LockClient#fair() fair lock}
+ * keeps its place in the queue without re-checking, and how long a lock a release granted
+ * to it waits to be claimed before it expires; waiters re-check every third of it
+ * @param cohortHandOffs how many times in a row a holder may hand a non-fair lock
+ * directly to the next caller of the same client waiting for it, instead of releasing it
+ * to every client; zero always releases
  * @author distlock
  * @since 0.1.0
  */
-public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize) {
+public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
+		Duration fairGrantTimeout, int cohortHandOffs) {
 
 	/**
 	 * Default watchdog lease.
@@ -42,10 +49,24 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	private static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(30);
 
 	/**
+	 * Default fair grant timeout.
+	 */
+	public static final Duration DEFAULT_FAIR_GRANT_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration MIN_FAIR_GRANT_TIMEOUT = Duration.ofMillis(30);
+
+	/**
+	 * Default cohort hand-offs.
+	 */
+	public static final int DEFAULT_COHORT_HAND_OFFS = 3;
+
+	/**
 	 * Validate the settings.
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
+	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
+	 * @param cohortHandOffs local hand-offs in a row before a release
 	 */
 	public LockClientSettings {
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
@@ -54,11 +75,27 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 		Assert.notNull(closeTimeout, "'closeTimeout' must not be null");
 		Assert.isTrue(!closeTimeout.isNegative(), () -> "'closeTimeout' must not be negative, but was " + closeTimeout);
 		Assert.isTrue(renewalBatchSize > 0, () -> "'renewalBatchSize' must be positive, but was " + renewalBatchSize);
+		Assert.notNull(fairGrantTimeout, "'fairGrantTimeout' must not be null");
+		Assert.isTrue(fairGrantTimeout.compareTo(MIN_FAIR_GRANT_TIMEOUT) >= 0,
+				() -> "'fairGrantTimeout' must be at least " + MIN_FAIR_GRANT_TIMEOUT.toMillis() + " ms, but was "
+						+ fairGrantTimeout);
+		Assert.isTrue(cohortHandOffs >= 0, () -> "'cohortHandOffs' must not be negative, but was " + cohortHandOffs);
+	}
+
+	/**
+	 * Create settings with the {@link #DEFAULT_FAIR_GRANT_TIMEOUT default fair grant
+	 * timeout} and {@link #DEFAULT_COHORT_HAND_OFFS default cohort hand-offs}.
+	 * @param watchdogLease lease of watchdog-renewed locks
+	 * @param closeTimeout how long closing may take
+	 * @param renewalBatchSize leases per renewal call
+	 */
+	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize) {
+		this(watchdogLease, closeTimeout, renewalBatchSize, DEFAULT_FAIR_GRANT_TIMEOUT, DEFAULT_COHORT_HAND_OFFS);
 	}
 
 	/**
 	 * Return the default settings: a 30 second watchdog lease, 5 seconds to close, 500
-	 * leases per renewal call.
+	 * leases per renewal call, a 2 second fair grant timeout, 3 cohort hand-offs.
 	 * @return the default settings
 	 */
 	public static LockClientSettings defaults() {
@@ -71,7 +108,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @return the new settings
 	 */
 	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
-		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
+				this.cohortHandOffs);
 	}
 
 	/**
@@ -80,7 +118,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @return the new settings
 	 */
 	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
-		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
+				this.cohortHandOffs);
 	}
 
 	/**
@@ -89,7 +128,31 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @return the new settings
 	 */
 	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
-		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize);
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize, this.fairGrantTimeout,
+				this.cohortHandOffs);
+	}
+
+	/**
+	 * Return a copy with another fair grant timeout.
+	 * @param fairGrantTimeout the fair grant timeout
+	 * @return the settings
+	 * @since 0.2.0
+	 */
+	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout,
+				this.cohortHandOffs);
+	}
+
+	/**
+	 * Return a copy with another number of cohort hand-offs.
+	 * @param cohortHandOffs local hand-offs in a row before a release; zero always
+	 * releases
+	 * @return the settings
+	 * @since 0.2.0
+	 */
+	public LockClientSettings withCohortHandOffs(int cohortHandOffs) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, cohortHandOffs);
 	}
 
 	/**

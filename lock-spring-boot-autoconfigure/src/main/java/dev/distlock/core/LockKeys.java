@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import java.util.List;
+
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
@@ -47,6 +49,28 @@ record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 	 */
 	String writerWaitingKey() {
 		return this.lockKey + ":writer-waiting";
+	}
+
+	/**
+	 * Return the key of the sorted set of clients waiting for a release, scored by when
+	 * their registration expires.
+	 * @return the waiters key
+	 * @since 0.2.0
+	 */
+	String waitersKey() {
+		return this.lockKey + ":waiters";
+	}
+
+	/**
+	 * Return the keys the release, fair-acquire, hand-over and leave scripts work on, in
+	 * their order: lock, fence, channel, waiters, fair queue (a list), fair waiters alive
+	 * (a sorted set), writer waiting.
+	 * @return the keys
+	 * @since 0.2.0
+	 */
+	List<String> handOverKeys() {
+		return List.of(this.lockKey, this.fenceKey, this.channel, waitersKey(), this.lockKey + ":queue",
+				this.lockKey + ":alive", writerWaitingKey());
 	}
 
 	private static String escapeBraces(String name) {

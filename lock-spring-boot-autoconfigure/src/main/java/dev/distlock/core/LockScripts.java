@@ -120,6 +120,68 @@ final class LockScripts {
 			""";
 
 	/**
+	 * Lua functions of the hand-off, shared by the release, fair-acquire, cohort hand-off
+	 * and leave scripts, on top of {@link #HELPERS} and {@link #FENCE}. KEYS: lock,
+	 * fence, channel, waiters (a sorted set of waiting clients, scored by when their
+	 * registration expires), queue (a list of fair waiters, {@code "grantMillis|token"}),
+	 * alive (a sorted set of fair waiter tokens, scored by when they count as gone),
+	 * writer waiting; all in the lock's hash slot.
+	 * <ul>
+	 * <li>{@code owner()}: the writer token the lock holds, or {@code false} when it is
+	 * free or held by readers.</li>
+	 * <li>{@code grantTo(token, px)}: set the lock to {@code token} for {@code px}
+	 * millis, clear the token's writer-waiting mark and return a new fencing token.</li>
+	 * <li>{@code handover(pub)}: after the lock became free, grant it to the first fair
+	 * waiter that is still alive (dropping gone ones), for its grant time, and publish
+	 * its token; else wake the waiting client whose registration is oldest (publishing
+	 * its id and dropping the registration), or publish {@code released} to everyone if
+	 * no client is registered.</li>
+	 * </ul>
+	 */
+	private static final String HAND_OFF = HELPERS + FENCE + """
+			local function owner()
+			  if kind(KEYS[1]) == 'string' then
+			    return redis.call('get', KEYS[1])
+			  end
+			  return false
+			end
+			local function grantTo(token, px)
+			  redis.call('set', KEYS[1], token, 'PX', px)
+			  granted(KEYS[7], token)
+			  return fence(KEYS[2], px)
+			end
+			local function waiterOf(entry)
+			  local sep = string.find(entry, '|', 1, true)
+			  return string.sub(entry, sep + 1), string.sub(entry, 1, sep - 1)
+			end
+			local function handover(pub)
+			  local at = now()
+			  while true do
+			    local head = redis.call('lpop', KEYS[5])
+			    if not head then
+			      break
+			    end
+			    local waiter, grantMillis = waiterOf(head)
+			    local deadline = tonumber(redis.call('zscore', KEYS[6], waiter))
+			    redis.call('zrem', KEYS[6], waiter)
+			    if deadline and deadline >= at then
+			      grantTo(waiter, grantMillis)
+			      redis.call(pub, KEYS[3], waiter)
+			      return
+			    end
+			  end
+			  redis.call('zremrangebyscore', KEYS[4], '-inf', '(' .. string.format('%d', at))
+			  local woken = redis.call('zrange', KEYS[4], 0, 0)[1]
+			  if woken then
+			    redis.call('zrem', KEYS[4], woken)
+			    redis.call(pub, KEYS[3], woken)
+			  else
+			    redis.call(pub, KEYS[3], 'released')
+			  end
+			end
+			""";
+
+	/**
 	 * Acquire the write lock: {@code SET NX PX} the owner token; on success grant a
 	 * fencing token that is the larger of the server clock in microseconds and the last
 	 * grant plus one, so tokens keep increasing even after the fence key expired. The
@@ -127,29 +189,45 @@ final class LockScripts {
 	 * again only in the rare case of two grants within one microsecond. If readers hold
 	 * the key, those whose lease ended are dropped first; while some are left, the
 	 * writer-waiting key is set for the given time (see {@link #HELPERS}). A grant clears
-	 * the writer-waiting key if it is ours. Returns {@code {1, fence}} when acquired,
-	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
-	 * ends, or at most 20 ms after a first refusal). KEYS: lock, fence, writer waiting.
-	 * ARGV: token, lease millis, writer-waiting millis.
+	 * the writer-waiting key if it is ours. With a waiter (a client that waits for a
+	 * release), a refusal registers it in the waiters set until the server clock passes
+	 * now plus its time to live (refreshing an earlier registration), and a grant removes
+	 * it. Returns {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current
+	 * holder (for readers: until the first of them ends, or at most 20 ms after a first
+	 * refusal). KEYS: lock, fence, writer waiting, and waiters with a waiter. ARGV:
+	 * token, lease millis, writer-waiting millis, optionally waiter and its time to live
+	 * in millis.
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of(HELPERS + FENCE + """
 			local function grant()
 			  granted(KEYS[3], ARGV[1])
+			  if ARGV[4] then
+			    redis.call('zrem', KEYS[4], ARGV[4])
+			  end
 			  return {1, fence(KEYS[2], ARGV[2])}
 			end
 			if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 			  return grant()
 			end
+			local refusal
 			if kind(KEYS[1]) == 'hash' then
 			  local left, first = readers(KEYS[1], now())
 			  if left == 0 then
 			    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 			    return grant()
 			  end
-			  return {0, refused(KEYS[3], ARGV[1], ARGV[3], first)}
+			  refusal = {0, refused(KEYS[3], ARGV[1], ARGV[3], first)}
+			else
+			  refusal = {0, redis.call('pttl', KEYS[1])}
 			end
-			return {0, redis.call('pttl', KEYS[1])}
+			if ARGV[4] then
+			  redis.call('zadd', KEYS[4], string.format('%d', now() + tonumber(ARGV[5])), ARGV[4])
+			  if redis.call('pttl', KEYS[4]) < tonumber(ARGV[5]) then
+			    redis.call('pexpire', KEYS[4], ARGV[5])
+			  end
+			end
+			return refusal
 			""", List.class);
 
 	/**
@@ -177,18 +255,19 @@ final class LockScripts {
 
 	/**
 	 * Release: delete the write lock only if it holds our token, or remove our token from
-	 * the readers; tell waiters on the release channel when the key became free, with
+	 * the readers; when the key became free, hand it over (see {@link #HAND_OFF}): to the
+	 * first live fair waiter directly, else by waking one waiting client, with
 	 * {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis 7+) so that a Cluster
 	 * sends the message to the channel's shard only. Returns 1 when released, 0 when the
 	 * lock belonged to someone else, was gone, or (a reader) its lease had ended. KEYS:
-	 * lock, channel (same hash slot). ARGV: token, publish command.
+	 * see {@link #HAND_OFF}. ARGV: token, publish command.
 	 */
-	static final RedisScript<Long> RELEASE = RedisScript.of(HELPERS + """
+	static final RedisScript<Long> RELEASE = RedisScript.of(HAND_OFF + """
 			local held = kind(KEYS[1])
 			if held == 'string' then
 			  if redis.call('get', KEYS[1]) == ARGV[1] then
 			    redis.call('del', KEYS[1])
-			    redis.call(ARGV[2], KEYS[2], 'released')
+			    handover(ARGV[2])
 			    return 1
 			  end
 			  return 0
@@ -203,12 +282,114 @@ final class LockScripts {
 			end
 			redis.call('hdel', KEYS[1], ARGV[1])
 			if readers(KEYS[1], at) == 0 then
-			  redis.call(ARGV[2], KEYS[2], 'released')
+			  handover(ARGV[2])
 			end
 			if ends <= at then
 			  return 0
 			end
 			return 1
+			""", Long.class);
+
+	/**
+	 * Fair acquire of the write lock. If the lock holds our token (a release granted it
+	 * to us), claim it: extend it to our lease and return the fence of that grant. If the
+	 * lock is free, drop gone waiters from the head of the queue; take the lock if the
+	 * queue is empty or we are its head, else grant it to the live head and wake it. If
+	 * readers hold it, drop those whose lease ended (the key may then be free) and, while
+	 * some are left, set the writer-waiting mark as {@link #ACQUIRE} does. When not
+	 * acquired and a grant time is given, join the queue's tail (once) and count as alive
+	 * until the server clock passes now plus the grant time. Returns {@code {1, fence}}
+	 * or {@code {0, pttl}}. KEYS: see {@link #HAND_OFF}. ARGV: token, lease millis, grant
+	 * millis (empty to not queue), publish command, writer-waiting millis.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	static final RedisScript<List<Long>> FAIR_ACQUIRE = (RedisScript) RedisScript.of(HAND_OFF + """
+			local held = owner()
+			if held == ARGV[1] then
+			  redis.call('pexpire', KEYS[1], ARGV[2])
+			  local issued = redis.call('get', KEYS[2])
+			  if not issued then
+			    return {1, fence(KEYS[2], ARGV[2])}
+			  end
+			  redis.call('pexpire', KEYS[2], ARGV[2])
+			  return {1, tonumber(issued)}
+			end
+			local at = now()
+			local refusal = nil
+			if not held and kind(KEYS[1]) == 'hash' then
+			  local left, first = readers(KEYS[1], at)
+			  if left > 0 then
+			    refusal = {0, refused(KEYS[7], ARGV[1], ARGV[5], first)}
+			  end
+			end
+			if not held and not refusal then
+			  while true do
+			    local head = redis.call('lindex', KEYS[5], 0)
+			    if not head then
+			      return {1, grantTo(ARGV[1], ARGV[2])}
+			    end
+			    local waiter = waiterOf(head)
+			    if waiter == ARGV[1] then
+			      redis.call('lpop', KEYS[5])
+			      redis.call('zrem', KEYS[6], waiter)
+			      return {1, grantTo(ARGV[1], ARGV[2])}
+			    end
+			    local deadline = tonumber(redis.call('zscore', KEYS[6], waiter))
+			    if deadline and deadline >= at then
+			      break
+			    end
+			    redis.call('lpop', KEYS[5])
+			    redis.call('zrem', KEYS[6], waiter)
+			  end
+			  handover(ARGV[4])
+			end
+			if ARGV[3] ~= '' then
+			  if redis.call('zadd', KEYS[6], string.format('%d', at + tonumber(ARGV[3])), ARGV[1]) == 1 then
+			    redis.call('rpush', KEYS[5], ARGV[3] .. '|' .. ARGV[1])
+			  end
+			  for i = 5, 6 do
+			    if redis.call('pttl', KEYS[i]) < tonumber(ARGV[3]) then
+			      redis.call('pexpire', KEYS[i], ARGV[3])
+			    end
+			  end
+			end
+			return refusal or {0, redis.call('pttl', KEYS[1])}
+			""", List.class);
+
+	/**
+	 * Cohort hand-off: if the write lock holds our token, give it to the next token with
+	 * a new fencing token and lease, unless fair waiters are queued. Returns {@code {1,
+	 * fence}} when handed over, {@code {0, 0}} when the lock was not ours, {@code {2, 0}}
+	 * when fair waiters are queued (nothing changed: release instead). KEYS: see
+	 * {@link #HAND_OFF}. ARGV: token, next token, lease millis.
+	 */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	static final RedisScript<List<Long>> HAND_OVER = (RedisScript) RedisScript.of(HAND_OFF + """
+			if owner() ~= ARGV[1] then
+			  return {0, 0}
+			end
+			if redis.call('llen', KEYS[5]) > 0 then
+			  return {2, 0}
+			end
+			return {1, grantTo(ARGV[2], ARGV[3])}
+			""", List.class);
+
+	/**
+	 * Leave: a waiter that gives up drops its registration and its place in the fair
+	 * queue (its queue entry counts as gone and is dropped when it reaches the head); if
+	 * a release granted it the lock meanwhile, release that grant and hand the lock over.
+	 * Returns 1 when a grant was released, else 0. KEYS: see {@link #HAND_OFF}. ARGV:
+	 * waiter (client id or fair token), publish command.
+	 */
+	static final RedisScript<Long> LEAVE = RedisScript.of(HAND_OFF + """
+			redis.call('zrem', KEYS[4], ARGV[1])
+			redis.call('zrem', KEYS[6], ARGV[1])
+			if owner() == ARGV[1] then
+			  redis.call('del', KEYS[1])
+			  handover(ARGV[2])
+			  return 1
+			end
+			return 0
 			""", Long.class);
 
 	/**

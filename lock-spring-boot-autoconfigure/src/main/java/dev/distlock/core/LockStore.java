@@ -41,6 +41,13 @@ import org.springframework.util.Assert;
  * {@link #release}, {@link #renew}, {@link #isOwner} and {@link #expireAfter} work on a
  * reader's token as on a writer's, and a writer that finds readers keeps new readers out
  * for as long as it keeps trying, so that a stream of readers cannot starve it.
+ * <p>
+ * Hand-off: a store may let a release wake one waiter instead of every client
+ * ({@link #tryAcquire(String, String, Duration, String, Duration)} registers a waiting
+ * client, {@link #onRelease(String, String, Runnable)} listens for it), and may offer
+ * fair locks ({@link #tryAcquireFair}): a queue in arrival order whose head a release
+ * grants the lock to directly. The defaults of these methods keep the behaviour of a
+ * store without them: every release wakes every listener, and fair locks are refused.
  *
  * @author distlock
  * @since 0.2.0
@@ -79,8 +86,93 @@ public interface LockStore extends AutoCloseable {
 	}
 
 	/**
+	 * Take the lock as {@link #tryAcquire(String, String, Duration)} does, for a client
+	 * that waits for a release when refused: a refusal registers {@code waiter} (for
+	 * {@code waiterTtl}, refreshed by every refused attempt) so that a release can wake
+	 * that client alone; a grant removes the registration. A release wakes at most one
+	 * registered client (whose registration it removes), and the others keep re-checking
+	 * on their timer. The default ignores the waiter.
+	 * @param key the lock key
+	 * @param token the owner token to store, unique per acquisition
+	 * @param lease how long the lock lives unless renewed or released
+	 * @param waiter the waiting client's id, which its
+	 * {@link #onRelease(String, String, Runnable) listener} names
+	 * @param waiterTtl how long the registration lasts unless refreshed
+	 * @return the grant, or how long the current holder's lease has left
+	 * @throws LockBackendException if the backend failed
+	 * @since 0.2.0
+	 */
+	default Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
+		return tryAcquire(key, token, lease);
+	}
+
+	/**
+	 * Take the lock in arrival order. If a release granted the lock to {@code token} (it
+	 * waits in the queue), claim it: extend it to {@code lease} and return the grant's
+	 * fencing token. Else take it if it is free and the queue is empty or headed by
+	 * {@code token}; if it is free and another live waiter heads the queue, grant it to
+	 * that waiter for its grant timeout and wake it. When not acquired and
+	 * {@code grantTimeout} is given, join the queue's tail (first time only) and count as
+	 * alive for {@code grantTimeout} more: a waiter that does not attempt again within
+	 * its grant timeout is skipped, and a grant to it that it does not claim within the
+	 * grant timeout expires.
+	 * @param key the lock key
+	 * @param token the owner token, unique per acquisition, which is also the waiter's
+	 * place in the queue and the name its {@link #onRelease(String, String, Runnable)
+	 * listener} hears
+	 * @param lease how long the lock lives unless renewed or released
+	 * @param grantTimeout how long the waiter stays alive in the queue and a grant to it
+	 * waits to be claimed, or {@code null} to not join the queue
+	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
+	 * left
+	 * @throws LockBackendException if the backend failed
+	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
+	 * @since 0.2.0
+	 */
+	default Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
+		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");
+	}
+
+	/**
+	 * Give the lock {@code token} holds to {@code nextToken} in one owner-checked step,
+	 * with a new fencing token strictly greater than every earlier grant and a lease of
+	 * {@code lease}, without making it free in between and without waking anyone: the
+	 * lock cohorting of a client that passes a lock to its own next waiting caller. The
+	 * default returns {@code null}.
+	 * @param key the lock key
+	 * @param token the owner token of the holder
+	 * @param nextToken the owner token of the next holder, unique per acquisition
+	 * @param lease the next holder's lease
+	 * @return the grant to {@code nextToken}; a refusal when {@code token} no longer owns
+	 * the lock (which is then left alone); or {@code null} when the store does not hand
+	 * over (it cannot, or fair waiters are queued for the key), and the holder releases
+	 * instead
+	 * @throws LockBackendException if the backend failed; the lock may be held by either
+	 * token
+	 * @since 0.2.0
+	 */
+	default @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		return null;
+	}
+
+	/**
+	 * Stop waiting: drop the registration of {@code waiter} and its place in the fair
+	 * queue; if a release granted it the lock meanwhile, release that grant and hand the
+	 * lock on. The default does nothing.
+	 * @param key the lock key
+	 * @param waiter the waiting client's id or the fair waiter's token
+	 * @throws LockBackendException if the backend failed
+	 * @since 0.2.0
+	 */
+	default void leave(String key, String waiter) {
+	}
+
+	/**
 	 * Release the lock if {@code token} still owns it, and notify the
-	 * {@link #onRelease(String, Runnable) release listeners} of every client.
+	 * {@link #onRelease(String, Runnable) release listeners} of every client, or, in a
+	 * store with hand-off, grant the lock to the first live fair waiter and wake it
+	 * alone, else wake one registered waiting client (all listeners without a waiter hear
+	 * every release).
 	 * @param key the lock key
 	 * @param token the owner token
 	 * @return whether the lock was owned by {@code token} and is now free
@@ -152,6 +244,22 @@ public interface LockStore extends AutoCloseable {
 	 * @return the subscription; close it when no longer waiting
 	 */
 	Subscription onRelease(String key, Runnable listener);
+
+	/**
+	 * Call {@code listener} when a release may have made the lock on {@code key}
+	 * available to {@code waiter}: a release that names it (a wake-up of a registered
+	 * client or a grant to a fair waiter) or that wakes everyone (a forced release, a
+	 * release with nobody registered), and after a lost notification channel was
+	 * restored. The default listens for every release.
+	 * @param key the lock key
+	 * @param waiter the waiting client's id or the fair waiter's token
+	 * @param listener what to run
+	 * @return the subscription; close it when no longer waiting
+	 * @since 0.2.0
+	 */
+	default Subscription onRelease(String key, String waiter, Runnable listener) {
+		return onRelease(key, listener);
+	}
 
 	/**
 	 * Return the state of the lock on {@code key}, read from the authoritative copy, for

@@ -81,7 +81,8 @@ final class PatternReleaseNotifications implements ReleaseNotifications, Message
 	}
 
 	@Override
-	public Subscription subscribe(String channel, Runnable listener) {
+	public Subscription subscribe(String channel, @Nullable String waiter, Runnable action) {
+		ChannelListeners.Listener listener = new ChannelListeners.Listener(waiter, action);
 		this.listeners.add(channel, listener);
 		if (this.started.compareAndSet(false, true)) {
 			Thread subscriber = new Thread(this::listen, this.name + "-subscribe");
@@ -109,7 +110,8 @@ final class PatternReleaseNotifications implements ReleaseNotifications, Message
 
 	@Override
 	public void onMessage(Message message, byte @Nullable [] pattern) {
-		this.listeners.wake(new String(message.getChannel(), StandardCharsets.UTF_8));
+		this.listeners.wake(new String(message.getChannel(), StandardCharsets.UTF_8),
+				new String(message.getBody(), StandardCharsets.UTF_8));
 	}
 
 	@Override

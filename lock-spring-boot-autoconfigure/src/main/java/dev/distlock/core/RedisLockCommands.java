@@ -97,6 +97,79 @@ final class RedisLockCommands {
 	}
 
 	/**
+	 * Try once to acquire the lock for a client that waits when refused: a refusal
+	 * registers {@code waiter} so that a release can wake it alone.
+	 * @param keys the lock's keys
+	 * @param token the owner token to store
+	 * @param lease the lease
+	 * @param waiter the waiting client's id
+	 * @param waiterTtl how long the registration lasts unless refreshed
+	 * @return the outcome
+	 */
+	Attempt tryAcquire(LockKeys keys, String token, Duration lease, String waiter, Duration waiterTtl) {
+		this.firstConnection.await(keys.name(), "acquire");
+		List<Long> reply = requireReply(keys, "acquire",
+				call(keys, "acquire",
+						() -> this.redis.execute(LockScripts.ACQUIRE,
+								List.of(keys.lockKey(), keys.fenceKey(), keys.writerWaitingKey(), keys.waitersKey()),
+								token, Long.toString(lease.toMillis()), WRITER_WAITING_MILLIS, waiter,
+								Long.toString(waiterTtl.toMillis()))));
+		return toAttempt(reply);
+	}
+
+	/**
+	 * Try once to acquire the lock in arrival order, or claim a grant a release made to
+	 * {@code token}; see {@link LockScripts#FAIR_ACQUIRE}.
+	 * @param keys the lock's keys
+	 * @param token the owner token, which is also the waiter's place in the queue
+	 * @param lease the lease
+	 * @param grantTimeout how long the waiter counts as alive and how long a grant to it
+	 * waits to be claimed, or {@code null} to not join the queue
+	 * @param publishCommand {@code publish} or {@code spublish}
+	 * @return the outcome
+	 */
+	Attempt tryAcquireFair(LockKeys keys, String token, Duration lease, @Nullable Duration grantTimeout,
+			String publishCommand) {
+		this.firstConnection.await(keys.name(), "acquire");
+		String grant = (grantTimeout != null) ? Long.toString(grantTimeout.toMillis()) : "";
+		List<Long> reply = requireReply(keys, "acquire",
+				call(keys, "acquire", () -> this.redis.execute(LockScripts.FAIR_ACQUIRE, keys.handOverKeys(), token,
+						Long.toString(lease.toMillis()), grant, publishCommand, WRITER_WAITING_MILLIS)));
+		return toAttempt(reply);
+	}
+
+	/**
+	 * Hand the lock to the next token of the same client; see
+	 * {@link LockScripts#HAND_OVER}.
+	 * @param keys the lock's keys
+	 * @param token the holder's token
+	 * @param nextToken the next holder's token
+	 * @param lease the next holder's lease
+	 * @return the grant, a refusal if {@code token} did not own the lock, or {@code null}
+	 * if fair waiters are queued
+	 */
+	@Nullable Attempt handOver(LockKeys keys, String token, String nextToken, Duration lease) {
+		this.firstConnection.await(keys.name(), "release");
+		List<Long> reply = requireReply(keys, "release", call(keys, "release", () -> this.redis
+			.execute(LockScripts.HAND_OVER, keys.handOverKeys(), token, nextToken, Long.toString(lease.toMillis()))));
+		if (reply.get(0) == 2L) {
+			return null;
+		}
+		return (reply.get(0) == 1L) ? Attempt.granted(reply.get(1)) : Attempt.busy(null);
+	}
+
+	/**
+	 * Drop a waiter that gives up, releasing a grant made to it meanwhile.
+	 * @param keys the lock's keys
+	 * @param waiter the client id or fair token
+	 * @param publishCommand {@code publish} or {@code spublish}
+	 */
+	void leave(LockKeys keys, String waiter, String publishCommand) {
+		this.firstConnection.await(keys.name(), "leave");
+		call(keys, "leave", () -> this.redis.execute(LockScripts.LEAVE, keys.handOverKeys(), waiter, publishCommand));
+	}
+
+	/**
 	 * Read the reply of the acquire script.
 	 * @param reply {@code {1, fence}} or {@code {0, pttl}}
 	 * @return the outcome
@@ -167,8 +240,8 @@ final class RedisLockCommands {
 	 */
 	boolean release(LockKeys keys, String token, String publishCommand) {
 		this.firstConnection.await(keys.name(), "release");
-		Long released = requireReply(keys, "release", call(keys, "release", () -> this.redis
-			.execute(LockScripts.RELEASE, List.of(keys.lockKey(), keys.channel()), token, publishCommand)));
+		Long released = requireReply(keys, "release", call(keys, "release",
+				() -> this.redis.execute(LockScripts.RELEASE, keys.handOverKeys(), token, publishCommand)));
 		return released == 1L;
 	}
 

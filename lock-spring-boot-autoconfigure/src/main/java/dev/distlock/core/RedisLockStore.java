@@ -87,7 +87,7 @@ public final class RedisLockStore implements LockStore {
 	private static final ReleaseNotifications UNDECIDED = new ReleaseNotifications() {
 
 		@Override
-		public Subscription subscribe(String channel, Runnable listener) {
+		public Subscription subscribe(String channel, @Nullable String waiter, Runnable listener) {
 			return () -> {
 			};
 		}
@@ -219,6 +219,42 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	@Override
+	public Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
+		if (this.acknowledgedAcquire != null) {
+			// The acknowledged acquire does not register waiters: they hear every
+			// release.
+			return tryAcquire(key, token, lease);
+		}
+		Attempt attempt = this.commands.tryAcquire(keys(key), token, lease, waiter, waiterTtl);
+		chooseNotificationsQuietly();
+		return attempt;
+	}
+
+	@Override
+	public Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
+		if (this.acknowledgedAcquire != null) {
+			throw new UnsupportedOperationException("Fair lock '" + key
+					+ "' cannot wait for replicas to acknowledge its grants: a release grants a fair lock "
+					+ "to the next waiter directly; use a non-fair lock or turn replica acknowledgement off");
+		}
+		return this.commands.tryAcquireFair(keys(key), token, lease, grantTimeout, notifications().publishCommand());
+	}
+
+	@Override
+	public @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		if (this.acknowledgedAcquire != null) {
+			// The next holder's grant would have to wait for replicas: release instead.
+			return null;
+		}
+		return this.commands.handOver(keys(key), token, nextToken, lease);
+	}
+
+	@Override
+	public void leave(String key, String waiter) {
+		this.commands.leave(keys(key), waiter, notifications().publishCommand());
+	}
+
+	@Override
 	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		if (this.acknowledgedAcquire != null) {
 			// Each grant must wait for its replicas: the client takes the keys one by
@@ -297,11 +333,22 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public Subscription onRelease(String key, Runnable listener) {
+		return subscribe(key, null, listener);
+	}
+
+	@Override
+	public Subscription onRelease(String key, String waiter, Runnable listener) {
+		// With replica acknowledgement, waiting clients are not registered (see
+		// tryAcquire): they hear every release.
+		return subscribe(key, (this.acknowledgedAcquire != null) ? null : waiter, listener);
+	}
+
+	private Subscription subscribe(String key, @Nullable String waiter, Runnable listener) {
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen == null) {
 			chosen = choose(false);
 		}
-		return chosen.subscribe(keys(key).channel(), listener);
+		return chosen.subscribe(keys(key).channel(), waiter, listener);
 	}
 
 	@Override

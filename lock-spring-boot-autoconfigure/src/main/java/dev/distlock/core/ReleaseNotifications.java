@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import dev.distlock.core.LockStore.Subscription;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a {@link RedisLockStore} publishes and hears releases.
@@ -27,14 +28,15 @@ import dev.distlock.core.LockStore.Subscription;
 interface ReleaseNotifications extends AutoCloseable {
 
 	/**
-	 * Run {@code listener} on every release published on {@code channel}, and whenever
-	 * releases may have been missed (the subscription was made or restored). Does no
-	 * blocking I/O.
+	 * Run {@code listener} on every release published on {@code channel} for
+	 * {@code waiter} (see {@link ChannelListeners}), and whenever releases may have been
+	 * missed (the subscription was made or restored). Does no blocking I/O.
 	 * @param channel the release channel
+	 * @param waiter the waiter the listener waits for, or {@code null} for every release
 	 * @param listener the listener
 	 * @return the subscription
 	 */
-	Subscription subscribe(String channel, Runnable listener);
+	Subscription subscribe(String channel, @Nullable String waiter, Runnable listener);
 
 	/**
 	 * Return the command the release script publishes with.

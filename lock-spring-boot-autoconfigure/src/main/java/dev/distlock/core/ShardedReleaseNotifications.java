@@ -79,7 +79,8 @@ final class ShardedReleaseNotifications implements ReleaseNotifications {
 	}
 
 	@Override
-	public Subscription subscribe(String channel, Runnable listener) {
+	public Subscription subscribe(String channel, @Nullable String waiter, Runnable action) {
+		ChannelListeners.Listener listener = new ChannelListeners.Listener(waiter, action);
 		this.listeners.add(channel, listener);
 		this.idleSince.remove(channel);
 		if (!this.subscribedNodes.containsKey(channel)) {
@@ -143,7 +144,7 @@ final class ShardedReleaseNotifications implements ReleaseNotifications {
 
 				@Override
 				public void smessage(RedisClusterNode node, String channel, String message) {
-					ShardedReleaseNotifications.this.listeners.wake(channel);
+					ShardedReleaseNotifications.this.listeners.wake(channel, message);
 				}
 
 				@Override

@@ -75,6 +75,21 @@ class LockOperationSourceTests {
 	}
 
 	@Test
+	void takesAFairLockWhenAsked() {
+		assertThat(operation("emptyWait").fair()).isFalse();
+		assertThat(operation("fairMode").fair()).isTrue();
+	}
+
+	@Test
+	void rejectsAFairReadLock() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.source.getOperation(method(FairRead.class, "read"), FairRead.class))
+			.withMessageContaining("fair = \"true\"")
+			.withMessageContaining("FairRead.read()")
+			.withMessageContaining("read locks have no fair mode");
+	}
+
+	@Test
 	void findsTheAnnotationOnTheInterfaceForTheImplementation() {
 		LockOperation operation = this.source.getOperation(method(Api.class, "call", String.class), ApiImpl.class);
 		assertThat(operation).isNotNull();
@@ -188,6 +203,10 @@ class LockOperationSourceTests {
 		public void readMode(String key) {
 		}
 
+		@DistributedLock(key = "#p0", fair = true)
+		public void fairMode(String key) {
+		}
+
 		@DistributedLock(key = "#p0", fallbackMethod = "fallback")
 		public void fallbackWithRuntimeException(String key) {
 		}
@@ -207,6 +226,14 @@ class LockOperationSourceTests {
 		}
 
 		void fallback(String key, IOException ex) {
+		}
+
+	}
+
+	static class FairRead {
+
+		@DistributedLock(key = "'k'", mode = LockMode.READ, fair = true)
+		public void read() {
 		}
 
 	}

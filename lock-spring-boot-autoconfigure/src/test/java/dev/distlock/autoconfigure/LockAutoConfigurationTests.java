@@ -94,10 +94,11 @@ class LockAutoConfigurationTests {
 	void configuresTheLockClientFromProperties() {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
 			.withPropertyValues("distlock.key-prefix=orders:", "distlock.watchdog-lease=9s",
-					"distlock.close-timeout=2s", "distlock.renewal-batch-size=7")
+					"distlock.close-timeout=2s", "distlock.renewal-batch-size=7", "distlock.fair-grant-timeout=700ms",
+					"distlock.cohort-hand-offs=5")
 			.run((context) -> {
-				assertThat(context.getBean(DefaultLockClient.class).settings())
-					.isEqualTo(new LockClientSettings(Duration.ofSeconds(9), Duration.ofSeconds(2), 7));
+				assertThat(context.getBean(DefaultLockClient.class).settings()).isEqualTo(new LockClientSettings(
+						Duration.ofSeconds(9), Duration.ofSeconds(2), 7, Duration.ofMillis(700), 5));
 				assertThat(context.getBean(RedisLockStore.class).keyPrefix()).isEqualTo("orders:");
 			});
 	}
@@ -248,13 +249,15 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.watchdog-lease")).containsExactly("30s");
 		assertThat(defaultValue(json, "distlock.close-timeout")).containsExactly("5s");
 		assertThat(defaultValue(json, "distlock.renewal-batch-size")).containsExactly(500);
+		assertThat(defaultValue(json, "distlock.fair-grant-timeout")).containsExactly("2s");
+		assertThat(defaultValue(json, "distlock.cohort-hand-offs")).containsExactly(3);
 		assertThat(defaultValue(json, "distlock.aspect.order")).containsExactly(DistributedLockAdvisor.DEFAULT_ORDER);
 		assertThat(defaultValue(json, "distlock.endpoint.force-release")).containsExactly(false);
 		assertThat(defaultValue(json, "management.health.distlock.enabled")).containsExactly(true);
 		assertThat(defaultValue(json, "distlock.replication.min-replicas")).containsExactly(0);
 		assertThat(defaultValue(json, "distlock.replication.timeout")).containsExactly("500ms");
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
-		assertThat(descriptions).hasSize(10).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(12).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.Collections;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -108,6 +110,14 @@ abstract class LockClientContractTests {
 		return true;
 	}
 
+	/**
+	 * Return whether the store hands a released lock over (fair locks, one waiting client
+	 * woken per release); a store waiting for replica acknowledgement does not.
+	 */
+	protected boolean handsOver() {
+		return true;
+	}
+
 	@AfterEach
 	void closeClients() {
 		this.clients.forEach(LockClient::close);
@@ -118,9 +128,21 @@ abstract class LockClientContractTests {
 	}
 
 	DefaultLockClient newClient(LockClientSettings settings) {
-		DefaultLockClient client = new DefaultLockClient(newStore(), settings);
+		return newClient(newStore(), settings);
+	}
+
+	DefaultLockClient newClient(LockStore store, LockClientSettings settings) {
+		DefaultLockClient client = new DefaultLockClient(store, settings);
 		this.clients.add(client);
 		return client;
+	}
+
+	static <T> Future<T> inNewThread(Callable<T> task) {
+		FutureTask<T> future = new FutureTask<>(task);
+		Thread thread = new Thread(future, "contract-test-caller");
+		thread.setDaemon(true);
+		thread.start();
+		return future;
 	}
 
 	LockHandle heldByAnotherClient(String key) throws InterruptedException {
@@ -336,6 +358,302 @@ abstract class LockClientContractTests {
 		}
 		lastFence[0] = fence;
 		inside.decrementAndGet();
+	}
+
+	// Hand-off: one waiting client woken per release; fair locks
+
+	@Test
+	void aReleaseWakesOneOfSeveralWaitingClients() throws Exception {
+		assertWakesOneWaitingClient(false);
+	}
+
+	@Test
+	void aFairReleaseWakesOnlyTheWaiterItGrantsTheLockTo() throws Exception {
+		assertWakesOneWaitingClient(true);
+	}
+
+	private void assertWakesOneWaitingClient(boolean fair) throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey(fair ? "wake-one-fair" : "wake-one");
+		LockClient holderClient = fair ? newClient().fair() : newClient();
+		LockHold holder = holderClient.acquire(key, Duration.ZERO, null);
+		AtomicInteger wakeUps = new AtomicInteger();
+		AtomicInteger acquired = new AtomicInteger();
+		CountDownLatch done = new CountDownLatch(1);
+		List<Future<Boolean>> waiters = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			DefaultLockClient root = newClient(new CountingLockStore(newStore(), wakeUps),
+					LockClientSettings.defaults());
+			DefaultLockClient client = fair ? root.fair() : root;
+			waiters.add(inNewThread(() -> {
+				LockHandle lock = client.obtain(key);
+				if (!lock.tryLock(Duration.ofSeconds(60))) {
+					return false;
+				}
+				acquired.incrementAndGet();
+				done.await(60, TimeUnit.SECONDS);
+				lock.unlock();
+				return true;
+			}));
+			awaitWaiting(client, key);
+		}
+		// Let the subscriptions settle: a confirmed subscription wakes its listeners
+		// once.
+		Thread.sleep(500);
+		int before = wakeUps.get();
+		holder.release();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (acquired.get() == 0 && System.nanoTime() - deadline < 0) {
+			Thread.sleep(5);
+		}
+		// Room for further wake-ups a broadcast would have caused (pub/sub takes ~1 ms)
+		Thread.sleep(300);
+		int woken = wakeUps.get() - before;
+		done.countDown();
+		for (Future<Boolean> waiter : waiters) {
+			assertThat(waiter.get(60, TimeUnit.SECONDS)).isTrue();
+		}
+		assertThat(woken).as("listeners run by one release").isEqualTo(1);
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void cohortHandOffsGiveEveryHolderItsOwnStrictlyIncreasingFencingToken() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("cohort");
+		CountingLockStore store = new CountingLockStore(newStore(), new AtomicInteger());
+		DefaultLockClient client = newClient(store, LockClientSettings.defaults());
+		List<Long> fences = Collections.synchronizedList(new ArrayList<>());
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		List<Future<Object>> workers = new ArrayList<>();
+		for (int t = 0; t < 3; t++) {
+			workers.add(inNewThread(() -> {
+				for (int i = 0; i < 40; i++) {
+					LockHandle lock = client.obtain(key);
+					assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
+					if (inside.incrementAndGet() > 1) {
+						overlaps.incrementAndGet();
+					}
+					fences.add(lock.fencingToken());
+					Thread.yield();
+					inside.decrementAndGet();
+					lock.unlock();
+				}
+				return null;
+			}));
+		}
+		for (Future<Object> worker : workers) {
+			worker.get(3, TimeUnit.MINUTES);
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(fences).hasSize(120);
+		for (int i = 1; i < fences.size(); i++) {
+			assertThat(fences.get(i)).as("fence %s after %s", i, i - 1).isGreaterThan(fences.get(i - 1));
+		}
+		assertThat(store.handOvers()).as("cohort hand-offs").isPositive();
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void cohortHandOffsDoNotStarveAWaiterInAnotherClient() throws Exception {
+		String key = uniqueKey("cohort-bound");
+		DefaultLockClient busyClient = newClient();
+		AtomicBoolean stop = new AtomicBoolean();
+		List<Future<Object>> workers = new ArrayList<>();
+		for (int t = 0; t < 3; t++) {
+			workers.add(inNewThread(() -> {
+				while (!stop.get()) {
+					LockHandle lock = busyClient.obtain(key);
+					assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
+					Thread.sleep(1);
+					lock.unlock();
+				}
+				return null;
+			}));
+		}
+		try {
+			awaitWaiting(busyClient, key);
+			DefaultLockClient otherClient = newClient();
+			for (int i = 0; i < 3; i++) {
+				// The busy client keeps two callers waiting locally all along
+				LockHold hold = otherClient.acquire(key, Duration.ofSeconds(20), null);
+				hold.release();
+			}
+		}
+		finally {
+			stop.set(true);
+		}
+		for (Future<Object> worker : workers) {
+			worker.get(60, TimeUnit.SECONDS);
+		}
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void fairLockServesWaitersOfThreeClientsInArrivalOrder() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("fair-order");
+		LockHold holder = newClient().fair().acquire(key, Duration.ZERO, null);
+		List<String> order = Collections.synchronizedList(new ArrayList<>());
+		List<Future<Long>> waiters = new ArrayList<>();
+		for (String name : List.of("first", "second", "third")) {
+			DefaultLockClient client = newClient().fair();
+			waiters.add(inNewThread(() -> {
+				LockHold hold = client.acquire(key, Duration.ofSeconds(60), null);
+				order.add(name);
+				long fence = hold.fencingToken();
+				hold.release();
+				return fence;
+			}));
+			awaitWaiting(client, key);
+		}
+		long last = holder.fencingToken();
+		holder.release();
+		for (Future<Long> waiter : waiters) {
+			long fence = waiter.get(60, TimeUnit.SECONDS);
+			assertThat(fence).isGreaterThan(last);
+			last = fence;
+		}
+		assertThat(order).containsExactly("first", "second", "third");
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void aFairLockGrantedToAWaiterThatDiedPassesOnWithinTheGrantTimeoutNotTheLease() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("fair-dead");
+		Duration grantTimeout = Duration.ofSeconds(2);
+		LockClientSettings settings = LockClientSettings.defaults().withFairGrantTimeout(grantTimeout);
+		LockHold holder = newClient(settings).fair().acquire(key, Duration.ZERO, null);
+		LockStore deadClientStore = newStore();
+		try {
+			// A waiter that joins the queue and then never comes back
+			assertThat(deadClientStore.tryAcquireFair(key, "dead-client:1", Duration.ofSeconds(30), grantTimeout)
+				.acquired()).isFalse();
+			DefaultLockClient waitingClient = newClient(settings).fair();
+			// Waits 10 s, a third of the 30 s watchdog lease the dead waiter would claim
+			Future<LockHold> waiter = inNewThread(() -> waitingClient.acquire(key, Duration.ofSeconds(10), null));
+			awaitWaiting(waitingClient, key);
+			holder.release();
+			assertThat(deadClientStore.inspect(key).ownerToken()).as("granted to the dead waiter")
+				.isEqualTo("dead-client:1");
+			LockHold hold = waiter.get(30, TimeUnit.SECONDS);
+			assertThat(hold.fencingToken()).isGreaterThan(holder.fencingToken());
+			hold.release();
+		}
+		finally {
+			deadClientStore.close();
+		}
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void aFairWaiterThatGaveUpLeavesTheQueue() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("fair-gave-up");
+		// A grant to a waiter still queued would block the lock for 30 s, longer than the
+		// next waiter waits.
+		LockClientSettings settings = LockClientSettings.defaults().withFairGrantTimeout(Duration.ofSeconds(30));
+		LockHold holder = newClient(settings).fair().acquire(key, Duration.ZERO, null);
+		DefaultLockClient impatientClient = newClient(settings).fair();
+		Future<LockHold> impatient = inNewThread(() -> impatientClient.acquire(key, Duration.ofSeconds(2), null));
+		awaitWaiting(impatientClient, key);
+		DefaultLockClient patientClient = newClient(settings).fair();
+		Future<LockHold> patient = inNewThread(() -> patientClient.acquire(key, Duration.ofSeconds(10), null));
+		awaitWaiting(patientClient, key);
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> impatient.get(30, TimeUnit.SECONDS))
+			.withCauseInstanceOf(LockAcquisitionException.class);
+		holder.release();
+		LockHold hold = patient.get(30, TimeUnit.SECONDS);
+		assertThat(hold.fencingToken()).isGreaterThan(holder.fencingToken());
+		hold.release();
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void anAsyncFairAcquireWaitsForTheReleaseAndGetsTheLock() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("fair-async");
+		LockHold holder = newClient().fair().acquire(key, Duration.ZERO, null);
+		DefaultLockClient waitingClient = newClient().fair();
+		CompletableFuture<LockHold> waiter = waitingClient.acquireAsync(key, Duration.ofSeconds(30), null)
+			.toCompletableFuture();
+		awaitWaiting(waitingClient, key);
+		assertThat(waiter).isNotDone();
+		holder.release();
+		LockHold hold = waiter.get(30, TimeUnit.SECONDS);
+		assertThat(hold.fencingToken()).isGreaterThan(holder.fencingToken());
+		hold.release();
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void fairAndNonFairCallersOfOneKeyExcludeEachOther() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("fair-mixed");
+		DefaultLockClient client = newClient();
+		LockHold fairHold = client.fair().acquire(key, Duration.ZERO, null);
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> newClient().acquire(key, Duration.ZERO, null));
+		fairHold.release();
+		LockHold hold = newClient().acquire(key, Duration.ZERO, null);
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> client.fair().acquire(key, Duration.ZERO, null));
+		hold.release();
+	}
+
+	@Test
+	void fairClientsNeverOverlapOnOneKeyAndFencingStrictlyIncreases() throws Exception {
+		assumeTrue(handsOver());
+		String key = uniqueKey("fair-counter");
+		List<DefaultLockClient> clients = List.of(newClient().fair(), newClient().fair(), newClient().fair());
+		int threadsPerClient = 2;
+		int rounds = 30;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger regressions = new AtomicInteger();
+		long[] lastFence = new long[1];
+		int[] counter = new int[1];
+		List<Future<?>> workers = new ArrayList<>();
+		for (DefaultLockClient client : clients) {
+			for (int t = 0; t < threadsPerClient; t++) {
+				boolean callOwned = t % 2 == 0;
+				workers.add(inNewThread(() -> {
+					for (int i = 0; i < rounds; i++) {
+						if (callOwned) {
+							LockHold hold = client.acquireAsync(key, Duration.ofSeconds(60), null)
+								.toCompletableFuture()
+								.get(60, TimeUnit.SECONDS);
+							try {
+								criticalSection(hold.fencingToken(), inside, overlaps, regressions, lastFence, counter);
+							}
+							finally {
+								hold.release();
+							}
+						}
+						else {
+							LockHandle lock = client.obtain(key);
+							assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
+							try {
+								criticalSection(lock.fencingToken(), inside, overlaps, regressions, lastFence, counter);
+							}
+							finally {
+								lock.unlock();
+							}
+						}
+					}
+					return null;
+				}));
+			}
+		}
+		for (Future<?> worker : workers) {
+			worker.get(3, TimeUnit.MINUTES);
+		}
+		assertThat(overlaps).hasValue(0);
+		assertThat(regressions).hasValue(0);
+		assertThat(counter[0]).isEqualTo(clients.size() * threadsPerClient * rounds);
+		assertThat(isLocked(key)).isFalse();
 	}
 
 	// Call-owned holds
@@ -1202,10 +1520,18 @@ abstract class LockClientContractTests {
 	@Test
 	void aWaitingWriterGetsInWhenTheLastReaderLeaves() throws Exception {
 		assumeTrue(hasReadLocks(), "this store has no read locks");
-		String key = uniqueKey("writer-wakes");
+		writerGetsInWhenTheLastReaderLeaves(uniqueKey("writer-wakes"), newClient());
+	}
+
+	@Test
+	void aWaitingFairWriterKeepsNewReadersOutAndGetsInWhenTheLastReaderLeaves() throws Exception {
+		assumeTrue(hasReadLocks() && handsOver(), "this store has no read locks or no fair locks");
+		writerGetsInWhenTheLastReaderLeaves(uniqueKey("fair-writer-wakes"), newClient().fair());
+	}
+
+	private void writerGetsInWhenTheLastReaderLeaves(String key, DefaultLockClient writers) throws Exception {
 		LockHold first = newClient().readLocks().acquire(key, Duration.ZERO, null);
 		LockHold second = newClient().readLocks().acquire(key, Duration.ZERO, null);
-		DefaultLockClient writers = newClient();
 		CompletableFuture<LockHold> writer = writers.acquireAsync(key, Duration.ofSeconds(30), null)
 			.toCompletableFuture();
 		awaitWaiting(writers, key);

@@ -40,6 +40,23 @@ class LockClientSettingsTests {
 		assertThat(settings.renewalBatchSize()).isEqualTo(500);
 		assertThat(settings.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(settings.fairGrantTimeout()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(settings.cohortHandOffs()).isEqualTo(3);
+	}
+
+	@Test
+	void rejectsNegativeCohortHandOffs() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withCohortHandOffs(-1))
+			.withMessageContaining("'cohortHandOffs'")
+			.withMessageContaining("-1");
+	}
+
+	@Test
+	void rejectsTooShortFairGrantTimeout() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LockClientSettings.defaults().withFairGrantTimeout(Duration.ofMillis(5)))
+			.withMessageContaining("'fairGrantTimeout'")
+			.withMessageContaining("PT0.005S");
 	}
 
 	@Test

@@ -74,4 +74,9 @@ class RedisSentinelAcknowledgedLockClientContractTests extends RedisLockClientCo
 				new ReplicaAcknowledgement(1, Duration.ofSeconds(1)));
 	}
 
+	@Override
+	protected boolean handsOver() {
+		return false;
+	}
+
 }

@@ -17,7 +17,9 @@
 package dev.distlock.test;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,10 +36,11 @@ import org.jspecify.annotations.Nullable;
  * A {@link LockStore} in memory, for fast tests of the lock client and of code built on
  * it; not a production backend (its locks exist in one JVM only). It behaves like a
  * store: leases expire on time, operations are owner-checked, fencing tokens increase,
- * releases notify listeners, read locks are shared with a writer-waiting mark as in
- * {@link dev.distlock.core.RedisLockStore}. Tests can also make it unreachable, expire a
- * key early or give a key to a foreign owner. {@link InMemoryLocks} puts the lock client
- * on it.
+ * releases notify listeners, read locks are shared with a writer-waiting mark, and a
+ * released lock is handed over (to the first live fair waiter directly, else by waking
+ * one registered waiting client), as in {@link dev.distlock.core.RedisLockStore}. Tests
+ * can also make it unreachable, expire a key early or give a key to a foreign owner.
+ * {@link InMemoryLocks} puts the lock client on it.
  *
  * @author distlock
  * @since 0.2.0
@@ -64,7 +67,13 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final Map<String, Long> fences = new HashMap<>();
 
-	private final Map<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+	private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
+
+	private final Map<String, Map<String, Long>> waiters = new HashMap<>();
+
+	private final Map<String, Deque<Queued>> queues = new HashMap<>();
+
+	private final Map<String, Map<String, Long>> alive = new HashMap<>();
 
 	private volatile boolean unreachable;
 
@@ -75,12 +84,90 @@ public final class InMemoryLockStore implements LockStore {
 		if (busy != null) {
 			return busy;
 		}
-		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-		WriterWaiting waiting = this.writersWaiting.get(key);
-		if (waiting != null && waiting.token.equals(token)) {
-			this.writersWaiting.remove(key);
+		return grant(key, token, lease);
+	}
+
+	@Override
+	public synchronized Attempt tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
+		Attempt attempt = tryAcquire(key, token, lease);
+		if (attempt.acquired()) {
+			forget(this.waiters, key, waiter);
 		}
-		return Attempt.granted(this.fences.merge(key, 1L, Long::sum));
+		else {
+			this.waiters.computeIfAbsent(key, (name) -> new HashMap<>())
+				.put(waiter, System.nanoTime() + waiterTtl.toNanos());
+		}
+		return attempt;
+	}
+
+	@Override
+	public Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
+		String woken = null;
+		Attempt attempt;
+		synchronized (this) {
+			requireReachable(key, "acquire");
+			Grant current = live(key);
+			if (current != null && current.token.equals(token)) {
+				this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+				return Attempt.granted(this.fences.get(key));
+			}
+			Attempt refused = busyForWriter(key, token);
+			Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
+			Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
+			if (refused == null) {
+				while (!queue.isEmpty() && !queue.peek().token.equals(token) && !isAlive(living, queue.peek().token)) {
+					living.remove(queue.poll().token);
+				}
+				if (queue.isEmpty() || queue.peek().token.equals(token)) {
+					if (!queue.isEmpty()) {
+						living.remove(queue.poll().token);
+					}
+					return grant(key, token, lease);
+				}
+				woken = handOver(key);
+			}
+			if (grantTimeout != null) {
+				if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
+					queue.add(new Queued(token, grantTimeout));
+				}
+			}
+			attempt = (refused != null) ? refused : busy(live(key));
+		}
+		if (woken != null) {
+			notify(key, woken);
+		}
+		return attempt;
+	}
+
+	@Override
+	public synchronized @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		requireReachable(key, "release");
+		Grant current = live(key);
+		if (current == null || !current.token.equals(token)) {
+			return Attempt.busy(null);
+		}
+		if (!this.queues.getOrDefault(key, new ArrayDeque<>()).isEmpty()) {
+			return null;
+		}
+		return grant(key, nextToken, lease);
+	}
+
+	@Override
+	public void leave(String key, String waiter) {
+		String woken = null;
+		synchronized (this) {
+			requireReachable(key, "leave");
+			forget(this.waiters, key, waiter);
+			forget(this.alive, key, waiter);
+			Grant current = live(key);
+			if (current == null || !current.token.equals(waiter)) {
+				return;
+			}
+			this.locks.remove(key);
+			woken = handOver(key);
+		}
+		notify(key, woken);
 	}
 
 	@Override
@@ -135,6 +222,7 @@ public final class InMemoryLockStore implements LockStore {
 	@Override
 	public boolean release(String key, String token) {
 		boolean owned;
+		String woken;
 		synchronized (this) {
 			requireReachable(key, "release");
 			Map<String, Long> reading = this.readers.get(key);
@@ -152,8 +240,9 @@ public final class InMemoryLockStore implements LockStore {
 				this.locks.remove(key);
 				owned = true;
 			}
+			woken = handOver(key);
 		}
-		notifyReleased(key);
+		notify(key, woken);
 		return owned;
 	}
 
@@ -190,6 +279,15 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public Subscription onRelease(String key, Runnable listener) {
+		return subscribe(key, new Listener(null, listener));
+	}
+
+	@Override
+	public Subscription onRelease(String key, String waiter, Runnable listener) {
+		return subscribe(key, new Listener(waiter, listener));
+	}
+
+	private Subscription subscribe(String key, Listener listener) {
 		this.listeners.computeIfAbsent(key, (name) -> new CopyOnWriteArraySet<>()).add(listener);
 		return () -> this.listeners.computeIfPresent(key, (name, set) -> {
 			set.remove(listener);
@@ -222,7 +320,7 @@ public final class InMemoryLockStore implements LockStore {
 			this.locks.remove(key);
 			this.readers.remove(key);
 		}
-		notifyReleased(key);
+		notify(key, null);
 		return released.token;
 	}
 
@@ -290,10 +388,73 @@ public final class InMemoryLockStore implements LockStore {
 			.busy((pending && firstEnd.compareTo(PENDING_WRITER_RECHECK) > 0) ? PENDING_WRITER_RECHECK : firstEnd);
 	}
 
-	private void notifyReleased(String key) {
-		Set<Runnable> waiting = this.listeners.get(key);
+	/**
+	 * Return how many clients are registered as waiting for {@code key} and still within
+	 * their time to live.
+	 * @param key the lock key
+	 * @return the number of registered waiting clients
+	 */
+	public synchronized int registeredWaiters(String key) {
+		long now = System.nanoTime();
+		return (int) this.waiters.getOrDefault(key, Map.of()).values().stream().filter((at) -> at - now > 0).count();
+	}
+
+	private Attempt grant(String key, String token, Duration lease) {
+		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+		WriterWaiting waiting = this.writersWaiting.get(key);
+		if (waiting != null && waiting.token.equals(token)) {
+			this.writersWaiting.remove(key);
+		}
+		return Attempt.granted(this.fences.merge(key, 1L, Long::sum));
+	}
+
+	/**
+	 * Hand a free lock over: grant it to the first live fair waiter, else pick the
+	 * registered client whose registration is oldest.
+	 * @return the waiter to wake, or {@code null} to wake every listener
+	 */
+	private @Nullable String handOver(String key) {
+		Deque<Queued> queue = this.queues.getOrDefault(key, new ArrayDeque<>());
+		Map<String, Long> living = this.alive.getOrDefault(key, new HashMap<>());
+		while (!queue.isEmpty()) {
+			Queued head = queue.poll();
+			boolean headAlive = isAlive(living, head.token);
+			living.remove(head.token);
+			if (headAlive) {
+				grant(key, head.token, head.grantTimeout);
+				return head.token;
+			}
+		}
+		Map<String, Long> registered = this.waiters.getOrDefault(key, new HashMap<>());
+		long now = System.nanoTime();
+		registered.values().removeIf((at) -> at - now <= 0);
+		String woken = registered.entrySet()
+			.stream()
+			.min(Map.Entry.comparingByValue())
+			.map(Map.Entry::getKey)
+			.orElse(null);
+		if (woken != null) {
+			registered.remove(woken);
+		}
+		return woken;
+	}
+
+	private static void forget(Map<String, Map<String, Long>> registrations, String key, String waiter) {
+		Map<String, Long> registered = registrations.get(key);
+		if (registered != null) {
+			registered.remove(waiter);
+		}
+	}
+
+	private static boolean isAlive(Map<String, Long> living, String token) {
+		Long deadline = living.get(token);
+		return deadline != null && deadline - System.nanoTime() >= 0;
+	}
+
+	private void notify(String key, @Nullable String woken) {
+		Set<Listener> waiting = this.listeners.get(key);
 		if (waiting != null) {
-			waiting.forEach(Runnable::run);
+			waiting.forEach((listener) -> listener.hear(woken));
 		}
 	}
 
@@ -366,6 +527,20 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	private record WriterWaiting(String token, boolean active, long expiresAtNanos) {
+
+	}
+
+	private record Queued(String token, Duration grantTimeout) {
+
+	}
+
+	private record Listener(@Nullable String waiter, Runnable action) {
+
+		void hear(@Nullable String woken) {
+			if (this.waiter == null || woken == null || this.waiter.equals(woken)) {
+				this.action.run();
+			}
+		}
 
 	}
 

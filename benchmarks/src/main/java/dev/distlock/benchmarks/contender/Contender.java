@@ -34,9 +34,19 @@ public enum Contender {
 	DISTLOCK("distlock", true),
 
 	/**
+	 * This project's fair locks: {@code DefaultLockClient.fair()}.
+	 */
+	DISTLOCK_FAIR("distlock fair", true),
+
+	/**
 	 * Redisson 4.7.0 {@code RLock}.
 	 */
 	REDISSON("Redisson 4.7.0", true),
+
+	/**
+	 * Redisson 4.7.0 fair {@code RLock} ({@code getFairLock}).
+	 */
+	REDISSON_FAIR("Redisson 4.7.0 fair lock", true),
 
 	/**
 	 * Spring Integration 7.1.0 {@code RedisLockRegistry}.
@@ -106,8 +116,10 @@ public enum Contender {
 	 */
 	public LockContender connect(RedisEndpoint endpoint, Duration lease, boolean renew) throws Exception {
 		return switch (this) {
-			case DISTLOCK -> new DistlockContender(endpoint, lease);
-			case REDISSON -> new RedissonContender(endpoint, lease);
+			case DISTLOCK -> new DistlockContender(endpoint, lease, false);
+			case DISTLOCK_FAIR -> new DistlockContender(endpoint, lease, true);
+			case REDISSON -> new RedissonContender(endpoint, lease, false);
+			case REDISSON_FAIR -> new RedissonContender(endpoint, lease, true);
 			case SPRING_INTEGRATION -> new SpringIntegrationContender(endpoint, lease, renew);
 			case LOCK4J -> new Lock4jContender(endpoint, lease, renew);
 			case FLOOR -> new FloorContender(endpoint, lease);

@@ -41,15 +41,18 @@ final class DistlockContender implements LockContender {
 
 	private final DefaultLockClient client;
 
-	DistlockContender(RedisEndpoint endpoint, Duration lease) {
+	private final DefaultLockClient locks;
+
+	DistlockContender(RedisEndpoint endpoint, Duration lease, boolean fair) {
 		this.connectionFactory = SpringRedis.connectionFactory(endpoint);
 		this.client = new DefaultLockClient(new RedisLockStore(new StringRedisTemplate(this.connectionFactory)),
 				LockClientSettings.defaults().withWatchdogLease(lease));
+		this.locks = fair ? this.client.fair() : this.client;
 	}
 
 	@Override
 	public @Nullable Held tryLock(String key, Duration wait) throws InterruptedException {
-		LockHandle handle = this.client.obtain(key);
+		LockHandle handle = this.locks.obtain(key);
 		return handle.tryLock(wait) ? handle::unlock : null;
 	}
 

@@ -37,7 +37,10 @@ final class RedissonContender implements LockContender {
 
 	private final RedissonClient redisson;
 
-	RedissonContender(RedisEndpoint endpoint, Duration lease) {
+	private final boolean fair;
+
+	RedissonContender(RedisEndpoint endpoint, Duration lease, boolean fair) {
+		this.fair = fair;
 		Config config = new Config();
 		config.useSingleServer().setAddress(endpoint.uri());
 		config.setLockWatchdogTimeout(lease.toMillis());
@@ -46,7 +49,7 @@ final class RedissonContender implements LockContender {
 
 	@Override
 	public @Nullable Held tryLock(String key, Duration wait) throws InterruptedException {
-		RLock lock = this.redisson.getLock(key);
+		RLock lock = this.fair ? this.redisson.getFairLock(key) : this.redisson.getLock(key);
 		return lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
 	}
 

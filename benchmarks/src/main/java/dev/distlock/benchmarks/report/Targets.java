@@ -40,6 +40,10 @@ final class Targets {
 
 	static final int HANDOFF_ROUND_TRIPS = 3;
 
+	static final int FAIR_HANDOFF_ROUND_TRIPS = 2;
+
+	static final double SCRIPTS_PER_CRITICAL_SECTION = 2.5;
+
 	static final int RENEWAL_ROUND_TRIPS = 100;
 
 	static final double ANNOTATION_NANOS = 2000;
@@ -84,6 +88,14 @@ final class Targets {
 					Format.decimal(trips) + " round trips" + floorTrips + "; cross-process only: "
 							+ Format.micros(distlock.crossProcessHandoff().p50Nanos()) + " us"));
 		}
+		if (distlock != null) {
+			double scripts = scripts(distlock);
+			targets.add(Target.of("Default mode: Redis scripts per critical section <= 2.5", Format.decimal(scripts),
+					"<= " + SCRIPTS_PER_CRITICAL_SECTION, scripts <= SCRIPTS_PER_CRITICAL_SECTION,
+					"EVALSHA + EVAL calls per critical section, " + distlock.processes()
+							+ " processes (INFO commandstats)"));
+		}
+		targets.addAll(fair(measurements, roundTrip));
 		HeldLocksResult held = Measurements.valueOf(measurements.held, Contender.DISTLOCK);
 		if (held != null) {
 			targets.add(Target.of("10,000 held locks: <= 100 round trips per renewal round",
@@ -146,6 +158,39 @@ final class Targets {
 						shared.writerWait().p99Nanos() <= exclusive.writerWait().p99Nanos() && shared.timeouts() == 0,
 						shared.writerWait().samples() + " writes; bounded = no longer than behind a plain mutex, "
 								+ "no 30 s wait timed out"));
+	}
+
+	private static List<Target> fair(Measurements measurements, long roundTrip) {
+		ContendedResult fair = Measurements.valueOf(measurements.contended, Contender.DISTLOCK_FAIR);
+		ContendedResult redissonFair = Measurements.valueOf(measurements.contended, Contender.REDISSON_FAIR);
+		List<Target> targets = new ArrayList<>();
+		if (fair == null) {
+			targets.add(Target.notMeasured("Fair mode", "distlock fair was not measured"));
+			return targets;
+		}
+		double trips = fair.crossProcessHandoff().p50Nanos() / (double) roundTrip;
+		targets.add(Target.of("Fair mode: cross-process hand-off p50 <= 2 Redis round trips",
+				Format.micros(fair.crossProcessHandoff().p50Nanos()) + " us",
+				FAIR_HANDOFF_ROUND_TRIPS + " x " + Format.micros(roundTrip) + " us (PING p50)",
+				trips <= FAIR_HANDOFF_ROUND_TRIPS, Format.decimal(trips) + " round trips"));
+		if (redissonFair == null) {
+			targets.add(Target.notMeasured("Fair mode: >= 1.5x Redisson's fair lock, p99 wait no worse",
+					"Redisson's fair lock was not measured"));
+			return targets;
+		}
+		double ratio = fair.opsPerSecond() / redissonFair.opsPerSecond();
+		targets.add(Target.of("Fair mode: throughput >= 1.5x Redisson's fair lock",
+				Format.ops(fair.opsPerSecond()) + " ops/s", Format.ops(redissonFair.opsPerSecond()) + " ops/s",
+				ratio >= CONTENDED_VS_REDISSON, Format.ratio(ratio) + " Redisson fair"));
+		targets.add(Target.of("Fair mode: p99 wait no worse than Redisson's fair lock",
+				Format.micros(fair.acquireWait().p99Nanos()) + " us",
+				Format.micros(redissonFair.acquireWait().p99Nanos()) + " us",
+				fair.acquireWait().p99Nanos() <= redissonFair.acquireWait().p99Nanos(), "lower is better"));
+		return targets;
+	}
+
+	private static double scripts(ContendedResult result) {
+		return result.commandsPerOp().getOrDefault("evalsha", 0.0) + result.commandsPerOp().getOrDefault("eval", 0.0);
 	}
 
 	private static Target uncontended(String name, Map<Contender, Outcome<Throughput>> results) {

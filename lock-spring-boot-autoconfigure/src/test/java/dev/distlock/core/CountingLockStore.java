@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link LockStore} that counts how often it runs its clients' release listeners (for
+ * tests that a release wakes one waiting client only) and how often it handed a lock
+ * over; everything else is delegated.
+ *
+ * @author distlock
+ */
+final class CountingLockStore implements LockStore {
+
+	private final LockStore store;
+
+	private final AtomicInteger wakeUps;
+
+	private final AtomicInteger handOvers = new AtomicInteger();
+
+	CountingLockStore(LockStore store, AtomicInteger wakeUps) {
+		this.store = store;
+		this.wakeUps = wakeUps;
+	}
+
+	int handOvers() {
+		return this.handOvers.get();
+	}
+
+	@Override
+	public @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
+		Attempt attempt = this.store.handOver(key, token, nextToken, lease);
+		if (attempt != null && attempt.acquired()) {
+			this.handOvers.incrementAndGet();
+		}
+		return attempt;
+	}
+
+	@Override
+	public Attempt tryAcquire(String key, String token, Duration lease) {
+		return this.store.tryAcquire(key, token, lease);
+	}
+
+	@Override
+	public Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
+		return this.store.tryAcquire(key, token, lease, waiter, waiterTtl);
+	}
+
+	@Override
+	public Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
+		return this.store.tryAcquireFair(key, token, lease, grantTimeout);
+	}
+
+	@Override
+	public void leave(String key, String waiter) {
+		this.store.leave(key, waiter);
+	}
+
+	@Override
+	public boolean release(String key, String token) {
+		return this.store.release(key, token);
+	}
+
+	@Override
+	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		return this.store.tryAcquireAll(keys, token, lease);
+	}
+
+	@Override
+	public boolean expireAfter(String key, String token, Duration remaining) {
+		return this.store.expireAfter(key, token, remaining);
+	}
+
+	@Override
+	public List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease) {
+		return this.store.renew(renewals, lease);
+	}
+
+	@Override
+	public boolean isOwner(String key, String token) {
+		return this.store.isOwner(key, token);
+	}
+
+	@Override
+	public Subscription onRelease(String key, Runnable listener) {
+		return this.store.onRelease(key, counted(listener));
+	}
+
+	@Override
+	public Subscription onRelease(String key, String waiter, Runnable listener) {
+		return this.store.onRelease(key, waiter, counted(listener));
+	}
+
+	@Override
+	public KeyState inspect(String key) {
+		return this.store.inspect(key);
+	}
+
+	@Override
+	public void close() {
+		this.store.close();
+	}
+
+	private Runnable counted(Runnable listener) {
+		return () -> {
+			this.wakeUps.incrementAndGet();
+			listener.run();
+		};
+	}
+
+}
