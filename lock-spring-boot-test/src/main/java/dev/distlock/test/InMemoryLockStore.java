@@ -110,7 +110,7 @@ public final class InMemoryLockStore implements LockStore {
 			Grant current = live(key);
 			if (current != null && current.token.equals(token)) {
 				this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-				return Attempt.granted(this.fences.get(key));
+				return Attempt.granted(this.fences.getOrDefault(key, 0L));
 			}
 			Attempt refused = busyForWriter(key, token);
 			Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
