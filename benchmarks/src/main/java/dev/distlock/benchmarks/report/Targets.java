@@ -138,7 +138,7 @@ final class Targets {
 					Format.ops(distlock.opsPerSecond()) + " ops/s",
 					Format.ops(pollingFloor.opsPerSecond()) + " ops/s (SET NX, 10 ms poll)",
 					ratio >= DEFAULT_VS_POLLING_FLOOR,
-					Format.ratio(ratio) + " the polling floor, whose hand-offs " + "stay in one JVM "
+					Format.ratio(ratio) + " the polling floor, whose hand-offs stay in one JVM "
 							+ Format.percent(1 - pollingFloor.crossProcessShare()) + " of the time" + versusFloor));
 			String versusRedisson = (redisson != null)
 					? "; Redisson: " + Format.micros(redisson.acquireWait().p99Nanos()) + " us" : "";

@@ -84,7 +84,7 @@ public final class ContendedWorkload {
 		Map<String, Long> callsDuring;
 		try {
 			for (int i = 0; i < this.processes; i++) {
-				Path output = this.workDirectory.resolve(contender.name().toLowerCase() + "-" + i + ".bin");
+				Path output = this.workDirectory.resolve(fileName(contender, i) + ".bin");
 				outputs.add(output);
 				workers.add(start(contender, endpoint, output, i));
 			}
@@ -134,7 +134,11 @@ public final class ContendedWorkload {
 	}
 
 	private Path logFile(Contender contender, int index) {
-		return this.workDirectory.resolve(contender.name().toLowerCase() + "-" + index + ".log");
+		return this.workDirectory.resolve(fileName(contender, index) + ".log");
+	}
+
+	private String fileName(Contender contender, int index) {
+		return contender.name().toLowerCase() + "-" + this.processes + "x" + this.threads + "-" + index;
 	}
 
 	private void awaitReady(Process worker, int index, Contender contender) throws IOException {
