@@ -149,7 +149,7 @@ public final class MarkdownReport {
 			.append("before the acquire call, one clock for all processes; every thread is its own caller), by more ")
 			.append("than ")
 			.append(ContendedResult.FIFO_TOLERANCE.toMillis())
-			.append(" ms / by any margin; 0 beyond the tolerance is FIFO order. The floor polls every ")
+			.append(" ms / by any margin, and the largest margin by which an overtaking hold asked later; 0 beyond the tolerance is FIFO order. The floor polls every ")
 			.append("millisecond, the polling floor every 10 ms.\n\n");
 		out.append("| Library | ops/s | wait p50 us | wait p99 us | hand-off p50 us | hand-off p99 us | hand-off p50 "
 				+ "in round trips | cross-process hand-offs | cross-process hand-off p50 us | overtaken (> "
@@ -171,7 +171,8 @@ public final class MarkdownReport {
 							+ Format.percent(result.crossProcessShare()) + " | "
 							+ Format.micros(result.crossProcessHandoff().p50Nanos()) + " | "
 							+ result.overtakenBeyondTolerance() + " / " + result.overtaken() + " of " + result.holds()
-							+ " | " + result.violations() + " | " + result.timeouts() + " | "
+							+ ", at most " + Format.millis(result.largestOvertakingNanos()) + " ms" + " | "
+							+ result.violations() + " | " + result.timeouts() + " | "
 							+ ratios(results, entry.getKey(), ContendedResult::opsPerSecond)))
 				.append(" |\n");
 		}

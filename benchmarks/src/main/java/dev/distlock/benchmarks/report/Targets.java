@@ -261,7 +261,8 @@ final class Targets {
 
 	private static String fifo(ContendedResult result) {
 		return result.overtakenBeyondTolerance() + " of " + result.holds() + " holds overtaken beyond "
-				+ ContendedResult.FIFO_TOLERANCE.toMillis() + " ms (" + result.overtaken() + " by any margin)";
+				+ ContendedResult.FIFO_TOLERANCE.toMillis() + " ms (" + result.overtaken() + " by any margin, at most "
+				+ Format.millis(result.largestOvertakingNanos()) + " ms)";
 	}
 
 	/**

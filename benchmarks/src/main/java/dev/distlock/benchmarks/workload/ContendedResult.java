@@ -37,6 +37,8 @@ import java.util.Map;
  * later, on the shared {@link System#nanoTime()} clock)
  * @param overtakenBeyondTolerance measured holds granted after a hold that asked more
  * than {@link #FIFO_TOLERANCE} later
+ * @param largestOvertakingNanos by how much the furthest overtaking hold asked later than
+ * the hold it overtook, 0 when none was overtaken
  * @param commandsPerOp Redis commands per measured critical section, by name, counted by
  * {@code INFO commandstats} over the measured window, including those scripts ran and the
  * counter's {@code GET} and {@code SET}
@@ -45,7 +47,7 @@ import java.util.Map;
  */
 public record ContendedResult(int processes, int threadsPerProcess, long holds, double opsPerSecond,
 		Latency acquireWait, Latency handoff, Latency crossProcessHandoff, double crossProcessShare, long lostUpdates,
-		long overlaps, long timeouts, long overtaken, long overtakenBeyondTolerance,
+		long overlaps, long timeouts, long overtaken, long overtakenBeyondTolerance, long largestOvertakingNanos,
 		Map<String, Double> commandsPerOp) {
 
 	/**

@@ -175,7 +175,7 @@ public final class ContendedWorkload {
 				timeline.holds() / this.phases.measureSeconds(), timeline.waits(), timeline.handoffs(false),
 				timeline.handoffs(true), timeline.crossProcessShare(), totalOps - counter, timeline.overlaps(),
 				timeouts, timeline.overtaken(0), timeline.overtaken(ContendedResult.FIFO_TOLERANCE.toNanos()),
-				perOp(calls, timeline.holds()));
+				timeline.largestOvertaking(), perOp(calls, timeline.holds()));
 	}
 
 	private static Map<String, Double> perOp(Map<String, Long> calls, long ops) {

@@ -96,6 +96,23 @@ final class HoldTimeline {
 	}
 
 	/**
+	 * Return by how much the furthest overtaking hold asked later than the hold it
+	 * overtook.
+	 * @return the largest margin in nanoseconds, 0 when no hold was overtaken
+	 */
+	long largestOvertaking() {
+		long largest = 0;
+		long latestRequest = Long.MIN_VALUE;
+		for (Hold hold : this.holds) {
+			if (latestRequest > hold.requested()) {
+				largest = Math.max(largest, latestRequest - hold.requested());
+			}
+			latestRequest = Math.max(latestRequest, hold.requested());
+		}
+		return largest;
+	}
+
+	/**
 	 * Return how many critical sections began before an earlier one ended.
 	 * @return the number of overlaps, 0 under mutual exclusion
 	 */

@@ -107,6 +107,14 @@ class HoldTimelineTests {
 		assertThat(timeline.overtaken(4)).isEqualTo(1);
 	}
 
+	@Test
+	void measuresTheLargestMarginByWhichALaterCallerOvertook() {
+		HoldTimeline timeline = new HoldTimeline(List.of(events(new long[] { 0, 40, 50 }, new long[] { 2, 51, 60 }),
+				events(new long[] { 5, 10, 20 }, new long[] { 9, 21, 30 })));
+		assertThat(timeline.largestOvertaking()).isEqualTo(9);
+		assertThat(new HoldTimeline(List.of(events(new long[] { 0, 10, 20 }))).largestOvertaking()).isZero();
+	}
+
 	private static HoldEvents events(long[]... holds) {
 		long[] requested = new long[holds.length];
 		long[] acquired = new long[holds.length];
