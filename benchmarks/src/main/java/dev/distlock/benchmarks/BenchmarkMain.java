@@ -75,14 +75,22 @@ public final class BenchmarkMain {
 			measurements.roundTrip = Latency.of(admin.pingRoundTrips(ROUND_TRIP_SAMPLES));
 			UncontendedRounds uncontended = new UncontendedRounds(new UncontendedWorkload(settings.uncontended()),
 					settings.uncontendedRounds());
-			measurements.uncontendedSingle.putAll(uncontended.run(contenders, endpoint, 1, BenchmarkMain::log));
+			List<Contender> uncontendedContenders = contenders.stream().filter(Contender::runsUncontended).toList();
+			measurements.uncontendedSingle
+				.putAll(uncontended.run(uncontendedContenders, endpoint, 1, BenchmarkMain::log));
 			measurements.uncontendedMulti
-				.putAll(uncontended.run(contenders, endpoint, settings.threads(), BenchmarkMain::log));
+				.putAll(uncontended.run(uncontendedContenders, endpoint, settings.threads(), BenchmarkMain::log));
 			ContendedWorkload contended = new ContendedWorkload(settings.contended(), settings.processes(),
 					settings.threadsPerProcess(), work);
 			for (Contender contender : contenders) {
 				log("contended: " + contender.label());
 				measurements.contended.put(contender, Outcome.of(() -> contended.run(contender, endpoint, admin)));
+			}
+			if (contenders.contains(Contender.DISTLOCK)) {
+				ContendedWorkload wide = new ContendedWorkload(settings.wideContended(), settings.wideProcesses(),
+						settings.threadsPerProcess(), work);
+				log("contended, " + settings.wideProcesses() + " processes: " + Contender.DISTLOCK.label());
+				measurements.contendedWide = Outcome.of(() -> wide.run(Contender.DISTLOCK, endpoint, admin));
 			}
 			ReadWriteWorkload readWrite = new ReadWriteWorkload(settings.contended(), READERS);
 			for (Contender contender : contenders) {
@@ -96,7 +104,7 @@ public final class BenchmarkMain {
 				measurements.writeLockOnly = Outcome.of(() -> readWrite.run(Contender.DISTLOCK, endpoint, false));
 			}
 			HeldLocksWorkload held = new HeldLocksWorkload(settings.heldLease(), settings.heldWindow());
-			for (Contender contender : contenders) {
+			for (Contender contender : uncontendedContenders) {
 				log("held locks: " + contender.label());
 				measurements.held.put(contender,
 						contender.renews()

@@ -31,6 +31,9 @@ import dev.distlock.benchmarks.workload.Phases;
  * @param contended warm-up and window of each contended measurement
  * @param processes worker processes of the contended measurement
  * @param threadsPerProcess threads per worker process
+ * @param wideContended warm-up and window of the contended measurement of distlock with
+ * more processes
+ * @param wideProcesses worker processes of that measurement
  * @param heldLocks locks held at once under the watchdog
  * @param heldLease watchdog lease while holding them
  * @param heldWindow how long renewal commands are counted
@@ -39,7 +42,8 @@ import dev.distlock.benchmarks.workload.Phases;
  * @since 0.1.0
  */
 public record RunSettings(Phases uncontended, int uncontendedRounds, int threads, Phases contended, int processes,
-		int threadsPerProcess, int heldLocks, Duration heldLease, Duration heldWindow, int jmhIterationSeconds) {
+		int threadsPerProcess, Phases wideContended, int wideProcesses, int heldLocks, Duration heldLease,
+		Duration heldWindow, int jmhIterationSeconds) {
 
 	/**
 	 * Locks lock4j holds in the held-locks run: its Redis executor starts a
@@ -48,12 +52,14 @@ public record RunSettings(Phases uncontended, int uncontendedRounds, int threads
 	static final int LOCK4J_HELD_DIVISOR = 10;
 
 	/**
-	 * Return the settings of a full run, which takes about six minutes on two cores.
+	 * Return the settings of a full run, which takes about seven and a half minutes on
+	 * two cores.
 	 * @return the settings
 	 */
 	public static RunSettings full() {
 		return new RunSettings(new Phases(Duration.ofSeconds(1), Duration.ofSeconds(2)), 3, 16,
-				new Phases(Duration.ofSeconds(3), Duration.ofSeconds(10)), 4, 4, 10_000, Duration.ofSeconds(3),
+				new Phases(Duration.ofSeconds(3), Duration.ofSeconds(10)), 4, 4,
+				new Phases(Duration.ofSeconds(3), Duration.ofSeconds(6)), 8, 10_000, Duration.ofSeconds(3),
 				Duration.ofSeconds(6), 1);
 	}
 
@@ -63,7 +69,8 @@ public record RunSettings(Phases uncontended, int uncontendedRounds, int threads
 	 */
 	public static RunSettings quick() {
 		return new RunSettings(new Phases(Duration.ofMillis(300), Duration.ofMillis(500)), 1, 16,
-				new Phases(Duration.ofMillis(500), Duration.ofSeconds(1)), 4, 4, 1_000, Duration.ofSeconds(3),
+				new Phases(Duration.ofMillis(500), Duration.ofSeconds(1)), 4, 4,
+				new Phases(Duration.ofMillis(500), Duration.ofSeconds(1)), 8, 1_000, Duration.ofSeconds(3),
 				Duration.ofSeconds(3), 1);
 	}
 
@@ -83,7 +90,8 @@ public record RunSettings(Phases uncontended, int uncontendedRounds, int threads
 	public String describe() {
 		return "uncontended 1 warm-up + " + this.uncontendedRounds
 				+ " measured rounds taking the libraries in turn, each " + seconds(this.uncontended) + "; contended "
-				+ seconds(this.contended) + " (warm-up + measured, per library)";
+				+ seconds(this.contended) + " (warm-up + measured, per library); distlock with " + this.wideProcesses
+				+ " processes " + seconds(this.wideContended) + "; read-write " + seconds(this.contended) + " per run";
 	}
 
 	private static String seconds(Phases phases) {

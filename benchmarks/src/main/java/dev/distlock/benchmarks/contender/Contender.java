@@ -64,6 +64,13 @@ public enum Contender {
 	FLOOR("floor (Lettuce SET NX PX + EVALSHA)", false),
 
 	/**
+	 * The floor polling every 10 ms instead of every millisecond: the issue's "plain SET
+	 * NX + 10 ms polling loop", the polling floor of the contended targets. Measured in
+	 * the contended workload only (it differs from the floor only while waiting).
+	 */
+	POLLING_FLOOR("polling floor (floor, 10 ms poll)", false),
+
+	/**
 	 * Diagnostic: the floor's commands through Spring Data Redis.
 	 */
 	TEMPLATE_FLOOR("diagnostic: floor via Spring Data Redis", false);
@@ -96,6 +103,16 @@ public enum Contender {
 	}
 
 	/**
+	 * Return whether the library takes part in the workloads without contention
+	 * (uncontended and held locks), where a waiting strategy makes no difference.
+	 * @return {@code false} for the polling floor, which only waits differently from the
+	 * floor
+	 */
+	public boolean runsUncontended() {
+		return this != POLLING_FLOOR;
+	}
+
+	/**
 	 * Return how often the library renews held leases.
 	 * @param lease the lease it was given
 	 * @return a third of the lease; for lock4j, whose renewal mode always uses a 30
@@ -122,7 +139,8 @@ public enum Contender {
 			case REDISSON_FAIR -> new RedissonContender(endpoint, lease, true);
 			case SPRING_INTEGRATION -> new SpringIntegrationContender(endpoint, lease, renew);
 			case LOCK4J -> new Lock4jContender(endpoint, lease, renew);
-			case FLOOR -> new FloorContender(endpoint, lease);
+			case FLOOR -> new FloorContender(endpoint, lease, FloorContender.POLL_MILLIS);
+			case POLLING_FLOOR -> new FloorContender(endpoint, lease, FloorContender.POLLING_FLOOR_POLL_MILLIS);
 			case TEMPLATE_FLOOR -> new TemplateFloorContender(endpoint, lease);
 		};
 	}

@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The floor: raw Lettuce on one shared connection, {@code SET key token NX PX lease} to
  * acquire and an {@code EVALSHA} compare-and-delete to release. No reentrancy, no
- * renewal, no fencing; waiting polls every millisecond.
+ * renewal, no fencing; waiting polls at a fixed interval: every millisecond for the
+ * floor, every 10 ms for the polling floor of the issue's contended targets.
  *
  * @author distlock
  * @since 0.1.0
@@ -45,7 +46,11 @@ final class FloorContender implements LockContender {
 			return 0
 			""";
 
+	/** Poll interval of the floor. */
 	static final long POLL_MILLIS = 1;
+
+	/** Poll interval of the polling floor. */
+	static final long POLLING_FLOOR_POLL_MILLIS = 10;
 
 	private final RedisClient client;
 
@@ -57,12 +62,15 @@ final class FloorContender implements LockContender {
 
 	private final SetArgs acquireArgs;
 
-	FloorContender(RedisEndpoint endpoint, Duration lease) {
+	private final long pollMillis;
+
+	FloorContender(RedisEndpoint endpoint, Duration lease, long pollMillis) {
 		this.client = RedisClient.create(RedisURI.create(endpoint.host(), endpoint.port()));
 		this.connection = this.client.connect();
 		this.commands = this.connection.sync();
 		this.releaseSha = this.commands.scriptLoad(RELEASE);
 		this.acquireArgs = SetArgs.Builder.nx().px(lease.toMillis());
+		this.pollMillis = pollMillis;
 	}
 
 	@Override
@@ -74,7 +82,7 @@ final class FloorContender implements LockContender {
 			if (System.nanoTime() - deadline >= 0) {
 				return null;
 			}
-			Thread.sleep(POLL_MILLIS);
+			Thread.sleep(this.pollMillis);
 		}
 		return () -> release(lockKey, token);
 	}

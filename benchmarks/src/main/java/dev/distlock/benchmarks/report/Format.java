@@ -49,6 +49,10 @@ final class Format {
 		return String.format(Locale.ROOT, "%.2f", value);
 	}
 
+	static String millis(long nanos) {
+		return decimal(nanos / 1e6);
+	}
+
 	static String decimal(double value) {
 		return String.format(Locale.ROOT, "%.1f", value);
 	}

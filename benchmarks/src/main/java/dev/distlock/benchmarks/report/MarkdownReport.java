@@ -144,11 +144,18 @@ public final class MarkdownReport {
 		out.append("Critical section: a non-atomic GET+SET increment of a Redis counter. Wait = asking to holding. ")
 			.append("Hand-off = the previous holder starts releasing -> the next, already waiting, holder holds; ")
 			.append("\"cross-process\" counts only hand-offs to another JVM, the ones that must go through Redis. ")
-			.append("Round trips are PING p50. Violations = lost counter updates + overlapping holds.\n\n");
+			.append("Round trips are PING p50. Violations = lost counter updates + overlapping holds. ")
+			.append("Overtaken = holds granted after a hold that asked for the lock later (asking = System.nanoTime ")
+			.append("before the acquire call, one clock for all processes; every thread is its own caller), by more ")
+			.append("than ")
+			.append(ContendedResult.FIFO_TOLERANCE.toMillis())
+			.append(" ms / by any margin, and the largest margin by which an overtaking hold asked later; 0 beyond the tolerance is FIFO order. The floor polls every ")
+			.append("millisecond, the polling floor every 10 ms.\n\n");
 		out.append("| Library | ops/s | wait p50 us | wait p99 us | hand-off p50 us | hand-off p99 us | hand-off p50 "
-				+ "in round trips | cross-process hand-offs | cross-process hand-off p50 us | violations | "
-				+ "wait timeouts | vs floor | distlock vs this |\n");
-		out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+				+ "in round trips | cross-process hand-offs | cross-process hand-off p50 us | overtaken (> "
+				+ ContendedResult.FIFO_TOLERANCE.toMillis() + " ms / any) | violations | wait timeouts | vs floor | "
+				+ "distlock vs this |\n");
+		out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 		long roundTrip = Math.max(1, measurements.roundTrip.p50Nanos());
 		for (Map.Entry<Contender, Outcome<ContendedResult>> entry : results.entrySet()) {
 			out.append("| ")
@@ -162,14 +169,17 @@ public final class MarkdownReport {
 							+ Format.micros(result.handoff().p99Nanos()) + " | "
 							+ Format.decimal(result.handoff().p50Nanos() / (double) roundTrip) + " | "
 							+ Format.percent(result.crossProcessShare()) + " | "
-							+ Format.micros(result.crossProcessHandoff().p50Nanos()) + " | " + result.violations()
-							+ " | " + result.timeouts() + " | "
+							+ Format.micros(result.crossProcessHandoff().p50Nanos()) + " | "
+							+ result.overtakenBeyondTolerance() + " / " + result.overtaken() + " of " + result.holds()
+							+ ", at most " + Format.millis(result.largestOvertakingNanos()) + " ms" + " | "
+							+ result.violations() + " | " + result.timeouts() + " | "
 							+ ratios(results, entry.getKey(), ContendedResult::opsPerSecond)))
 				.append(" |\n");
 		}
-		out.append("\nRedis commands per critical section (whole run, `INFO commandstats`, which also counts commands ")
-			.append("scripts run; the counter adds one GET and one SET):\n\n| Library | commands per critical section |\n")
-			.append("|---|---|\n");
+		wide(out, measurements.contendedWide, roundTrip);
+		out.append("\nRedis commands per critical section (measured window, `INFO commandstats`, which also counts ")
+			.append("commands scripts run; the counter adds one GET and one SET):\n\n| Library | commands per critical ")
+			.append("section |\n|---|---|\n");
 		for (Map.Entry<Contender, Outcome<ContendedResult>> entry : results.entrySet()) {
 			out.append("| ")
 				.append(entry.getKey().label())
@@ -177,7 +187,37 @@ public final class MarkdownReport {
 				.append(entry.getValue().format((result) -> perOp(result.commandsPerOp())))
 				.append(" |\n");
 		}
-		out.append('\n');
+		out.append("| ")
+			.append(Contender.DISTLOCK.label())
+			.append(", ")
+			.append(this.settings.wideProcesses())
+			.append(" processes | ")
+			.append(measurements.contendedWide.format((result) -> perOp(result.commandsPerOp())))
+			.append(" |\n\n");
+	}
+
+	private void wide(StringBuilder out, Outcome<ContendedResult> outcome, long roundTrip) {
+		out.append("\nThe same workload with ")
+			.append(this.settings.wideProcesses())
+			.append(" processes x ")
+			.append(this.settings.threadsPerProcess())
+			.append(" threads, distlock in its default mode only (")
+			.append(this.settings.wideContended().warmup().toMillis() / 1000.0)
+			.append(" s warm-up + ")
+			.append(this.settings.wideContended().measure().toMillis() / 1000.0)
+			.append(" s measured):\n\n| Library | ops/s | wait p50 us | wait p99 us | hand-off p50 in round trips | ")
+			.append("cross-process hand-offs | Redis scripts per critical section | violations | wait timeouts |\n")
+			.append("|---|---|---|---|---|---|---|---|---|\n| ")
+			.append(Contender.DISTLOCK.label())
+			.append(" | ")
+			.append(outcome.format((result) -> Format.ops(result.opsPerSecond()) + " | "
+					+ Format.micros(result.acquireWait().p50Nanos()) + " | "
+					+ Format.micros(result.acquireWait().p99Nanos()) + " | "
+					+ Format.decimal(result.handoff().p50Nanos() / (double) roundTrip) + " | "
+					+ Format.percent(result.crossProcessShare()) + " | "
+					+ Format.decimal(Targets.scriptsPerCriticalSection(result)) + " | " + result.violations() + " | "
+					+ result.timeouts()))
+			.append(" |\n");
 	}
 
 	private static void readWrite(StringBuilder out, Measurements measurements) {

@@ -44,6 +44,11 @@ public final class Measurements {
 	/** One key across several processes. */
 	public final Map<Contender, Outcome<ContendedResult>> contended = new EnumMap<>(Contender.class);
 
+	/**
+	 * One key across more processes, distlock in its default mode only.
+	 */
+	public Outcome<ContendedResult> contendedWide = Outcome.notApplicable("not run");
+
 	/** Many locks held under the watchdog. */
 	public final Map<Contender, Outcome<HeldLocksResult>> held = new EnumMap<>(Contender.class);
 

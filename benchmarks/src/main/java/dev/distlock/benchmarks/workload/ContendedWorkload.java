@@ -84,19 +84,22 @@ public final class ContendedWorkload {
 		Map<String, Long> callsDuring;
 		try {
 			for (int i = 0; i < this.processes; i++) {
-				Path output = this.workDirectory.resolve(contender.name().toLowerCase() + "-" + i + ".bin");
+				Path output = this.workDirectory.resolve(fileName(contender, i) + ".bin");
 				outputs.add(output);
 				workers.add(start(contender, endpoint, output, i));
 			}
 			for (int i = 0; i < workers.size(); i++) {
 				awaitReady(workers.get(i), i, contender);
 			}
-			Map<String, Long> callsBefore = admin.commandCalls();
 			for (Process worker : workers) {
 				OutputStream stdin = worker.getOutputStream();
 				stdin.write("GO\n".getBytes(StandardCharsets.UTF_8));
 				stdin.flush();
 			}
+			Thread.sleep(this.phases.warmup().toMillis());
+			Map<String, Long> callsBefore = admin.commandCalls();
+			Thread.sleep(this.phases.measure().toMillis());
+			callsDuring = difference(admin.commandCalls(), callsBefore);
 			long timeout = this.phases.warmup().plus(this.phases.measure()).toSeconds() + READY_TIMEOUT_SECONDS;
 			for (int i = 0; i < workers.size(); i++) {
 				Process worker = workers.get(i);
@@ -104,7 +107,6 @@ public final class ContendedWorkload {
 					throw new IllegalStateException("Worker " + i + " failed; see " + logFile(contender, i));
 				}
 			}
-			callsDuring = difference(admin.commandCalls(), callsBefore);
 		}
 		finally {
 			workers.forEach(Process::destroyForcibly);
@@ -132,7 +134,11 @@ public final class ContendedWorkload {
 	}
 
 	private Path logFile(Contender contender, int index) {
-		return this.workDirectory.resolve(contender.name().toLowerCase() + "-" + index + ".log");
+		return this.workDirectory.resolve(fileName(contender, index) + ".log");
+	}
+
+	private String fileName(Contender contender, int index) {
+		return contender.name().toLowerCase() + "-" + this.processes + "x" + this.threads + "-" + index;
 	}
 
 	private void awaitReady(Process worker, int index, Contender contender) throws IOException {
@@ -165,9 +171,11 @@ public final class ContendedWorkload {
 		long totalOps = events.stream().mapToLong(HoldEvents::totalOps).sum();
 		long timeouts = events.stream().mapToLong(HoldEvents::timeouts).sum();
 		HoldTimeline timeline = new HoldTimeline(events);
-		return new ContendedResult(this.processes, this.threads, timeline.holds() / this.phases.measureSeconds(),
-				timeline.waits(), timeline.handoffs(false), timeline.handoffs(true), timeline.crossProcessShare(),
-				totalOps - counter, timeline.overlaps(), timeouts, perOp(calls, totalOps));
+		return new ContendedResult(this.processes, this.threads, timeline.holds(),
+				timeline.holds() / this.phases.measureSeconds(), timeline.waits(), timeline.handoffs(false),
+				timeline.handoffs(true), timeline.crossProcessShare(), totalOps - counter, timeline.overlaps(),
+				timeouts, timeline.overtaken(0), timeline.overtaken(ContendedResult.FIFO_TOLERANCE.toNanos()),
+				timeline.largestOvertaking(), perOp(calls, timeline.holds()));
 	}
 
 	private static Map<String, Double> perOp(Map<String, Long> calls, long ops) {

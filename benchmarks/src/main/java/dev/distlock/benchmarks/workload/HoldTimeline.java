@@ -74,6 +74,45 @@ final class HoldTimeline {
 	}
 
 	/**
+	 * Return how many holds were granted after a hold that asked later: in grant order, a
+	 * hold is overtaken when some hold granted before it had asked more than a tolerance
+	 * after it did. Every thread is a caller of its own, in the same JVM or not (a fair
+	 * lock queues each waiting thread in Redis), and the asking times of all processes
+	 * are on the same clock. The tolerance covers the time between asking and reaching
+	 * the lock's queue in Redis, which a reading taken before the call cannot see.
+	 * @param toleranceNanos how much later the overtaking hold must have asked
+	 * @return the number of overtaken holds
+	 */
+	long overtaken(long toleranceNanos) {
+		long overtaken = 0;
+		long latestRequest = Long.MIN_VALUE;
+		for (Hold hold : this.holds) {
+			if (latestRequest > hold.requested() && latestRequest - hold.requested() > toleranceNanos) {
+				overtaken++;
+			}
+			latestRequest = Math.max(latestRequest, hold.requested());
+		}
+		return overtaken;
+	}
+
+	/**
+	 * Return by how much the furthest overtaking hold asked later than the hold it
+	 * overtook.
+	 * @return the largest margin in nanoseconds, 0 when no hold was overtaken
+	 */
+	long largestOvertaking() {
+		long largest = 0;
+		long latestRequest = Long.MIN_VALUE;
+		for (Hold hold : this.holds) {
+			if (latestRequest > hold.requested()) {
+				largest = Math.max(largest, latestRequest - hold.requested());
+			}
+			latestRequest = Math.max(latestRequest, hold.requested());
+		}
+		return largest;
+	}
+
+	/**
 	 * Return how many critical sections began before an earlier one ended.
 	 * @return the number of overlaps, 0 under mutual exclusion
 	 */

@@ -16,15 +16,20 @@
 
 package dev.distlock.benchmarks.workload;
 
+import java.util.List;
+
 /**
  * Outcome of the uncontended workload.
  *
  * @param threads how many threads ran
- * @param opsPerSecond acquire+release pairs per second, all threads together
+ * @param opsPerSecond acquire+release pairs per second, all threads together, over all
+ * measured rounds
  * @param latency latency of one acquire+release pair
+ * @param roundOpsPerSecond acquire+release pairs per second in each measured round, in
+ * the order of the rounds
  * @author distlock
  * @since 0.1.0
  */
-public record Throughput(int threads, double opsPerSecond, Latency latency) {
+public record Throughput(int threads, double opsPerSecond, Latency latency, List<Double> roundOpsPerSecond) {
 
 }

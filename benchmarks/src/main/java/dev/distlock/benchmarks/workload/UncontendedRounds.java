@@ -109,8 +109,9 @@ public final class UncontendedRounds {
 
 	private Throughput merge(List<long[]> rounds, int threads) {
 		long[] all = rounds.stream().flatMapToLong(Arrays::stream).toArray();
-		double seconds = this.workload.phases().measureSeconds() * rounds.size();
-		return new Throughput(threads, all.length / seconds, Latency.of(all));
+		double roundSeconds = this.workload.phases().measureSeconds();
+		List<Double> perRound = rounds.stream().map((round) -> round.length / roundSeconds).toList();
+		return new Throughput(threads, all.length / (roundSeconds * rounds.size()), Latency.of(all), perRound);
 	}
 
 }

@@ -72,6 +72,49 @@ class HoldTimelineTests {
 		assertThat(timeline.waits().p99Nanos()).isEqualTo(25);
 	}
 
+	@Test
+	void findsNoOvertakenHoldWhenGrantsFollowTheOrderOfAsking() {
+		HoldTimeline timeline = new HoldTimeline(List.of(events(new long[] { 0, 10, 20 }, new long[] { 12, 40, 50 }),
+				events(new long[] { 5, 21, 30 }, new long[] { 25, 51, 60 })));
+		assertThat(timeline.overtaken(0)).isZero();
+	}
+
+	@Test
+	void countsAHoldGrantedAfterOneThatAskedLaterInAnotherProcess() {
+		HoldTimeline timeline = new HoldTimeline(
+				List.of(events(new long[] { 0, 40, 50 }), events(new long[] { 5, 10, 20 }, new long[] { 30, 60, 70 })));
+		assertThat(timeline.overtaken(0)).isEqualTo(1);
+	}
+
+	@Test
+	void countsOvertakingWithinOneProcessToo() {
+		HoldTimeline timeline = new HoldTimeline(List.of(events(new long[] { 0, 40, 50 }, new long[] { 5, 10, 20 })));
+		assertThat(timeline.overtaken(0)).isEqualTo(1);
+	}
+
+	@Test
+	void countsEveryHoldOvertakenByTheSameLaterCaller() {
+		HoldTimeline timeline = new HoldTimeline(
+				List.of(events(new long[] { 0, 30, 40 }, new long[] { 1, 41, 50 }), events(new long[] { 20, 21, 29 })));
+		assertThat(timeline.overtaken(0)).isEqualTo(2);
+	}
+
+	@Test
+	void ignoresOvertakingWithinTheTolerance() {
+		HoldTimeline timeline = new HoldTimeline(List.of(events(new long[] { 0, 40, 50 }),
+				events(new long[] { 5, 10, 20 }, new long[] { 100, 101, 110 })));
+		assertThat(timeline.overtaken(5)).isZero();
+		assertThat(timeline.overtaken(4)).isEqualTo(1);
+	}
+
+	@Test
+	void measuresTheLargestMarginByWhichALaterCallerOvertook() {
+		HoldTimeline timeline = new HoldTimeline(List.of(events(new long[] { 0, 40, 50 }, new long[] { 2, 51, 60 }),
+				events(new long[] { 5, 10, 20 }, new long[] { 9, 21, 30 })));
+		assertThat(timeline.largestOvertaking()).isEqualTo(9);
+		assertThat(new HoldTimeline(List.of(events(new long[] { 0, 10, 20 }))).largestOvertaking()).isZero();
+	}
+
 	private static HoldEvents events(long[]... holds) {
 		long[] requested = new long[holds.length];
 		long[] acquired = new long[holds.length];

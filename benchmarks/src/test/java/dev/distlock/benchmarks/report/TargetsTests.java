@@ -1,0 +1,178 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.benchmarks.report;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.ContendedResult;
+import dev.distlock.benchmarks.workload.Latency;
+import dev.distlock.benchmarks.workload.Throughput;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link Targets}: the thresholds and the figures each target compares.
+ *
+ * @author distlock
+ * @since 0.2.0
+ */
+class TargetsTests {
+
+	@Test
+	void takesTheMedianOfThePerRoundRatiosForAnOddNumberOfRounds() {
+		Throughput distlock = throughput(900, 1000, 2000);
+		Throughput floor = throughput(1000, 1000, 1000);
+		assertThat(Targets.medianRoundRatio(distlock, floor)).isEqualTo(1.0);
+	}
+
+	@Test
+	void averagesTheTwoMiddleRatiosForAnEvenNumberOfRounds() {
+		Throughput distlock = throughput(900, 1000, 950, 5000);
+		Throughput floor = throughput(1000, 1000, 1000, 1000);
+		assertThat(Targets.medianRoundRatio(distlock, floor)).isEqualTo(0.975);
+	}
+
+	@Test
+	void fallsBackToTheWholeRunsWhenTheRoundsDoNotPairUp() {
+		Throughput distlock = new Throughput(1, 900, new Latency(1, 1, 1), List.of(900.0));
+		Throughput floor = new Throughput(1, 1000, new Latency(1, 1, 1), List.of(1000.0, 1000.0));
+		assertThat(Targets.medianRoundRatio(distlock, floor)).isEqualTo(0.9);
+	}
+
+	@Test
+	void missesTheUncontendedTargetBelowNinetyFivePercentOfTheFloorInTheMedianRound() {
+		Measurements measurements = new Measurements();
+		measurements.uncontendedSingle.put(Contender.DISTLOCK, Outcome.success(throughput(960, 940, 1200)));
+		measurements.uncontendedSingle.put(Contender.FLOOR, Outcome.success(throughput(1000, 1000, 1000)));
+		measurements.uncontendedMulti.put(Contender.DISTLOCK, Outcome.success(throughput(950, 990, 900)));
+		measurements.uncontendedMulti.put(Contender.FLOOR, Outcome.success(throughput(1000, 1000, 1000)));
+		assertThat(target(measurements, "Uncontended, 1 thread").verdict()).isEqualTo("PASS");
+		assertThat(target(measurements, "Uncontended, 16 threads").verdict()).isEqualTo("PASS");
+		measurements.uncontendedMulti.put(Contender.DISTLOCK, Outcome.success(throughput(949, 990, 900)));
+		assertThat(target(measurements, "Uncontended, 16 threads").verdict()).isEqualTo("MISS");
+	}
+
+	@Test
+	void requiresTwiceRedissonsThroughputInTheDefaultMode() {
+		Measurements measurements = contended(contended(4, 2000, 100, 0), contended(4, 1000, 100, 0));
+		assertThat(target(measurements, "throughput >= 2x Redisson").verdict()).isEqualTo("PASS");
+		measurements.contended.put(Contender.REDISSON, Outcome.success(contended(4, 1001, 100, 0)));
+		assertThat(target(measurements, "throughput >= 2x Redisson").verdict()).isEqualTo("MISS");
+	}
+
+	@Test
+	void comparesTheDefaultModeWithThePollingFloorNotTheMillisecondFloor() {
+		Measurements measurements = contended(contended(4, 800, 200, 0), contended(4, 100, 100, 0));
+		measurements.contended.put(Contender.FLOOR, Outcome.success(contended(4, 5000, 10, 0)));
+		measurements.contended.put(Contender.POLLING_FLOOR, Outcome.success(contended(4, 1000, 200, 0)));
+		assertThat(target(measurements, "throughput >= 0.8x the polling floor").verdict()).isEqualTo("PASS");
+		assertThat(target(measurements, "p99 wait no worse than the polling floor's").verdict()).isEqualTo("PASS");
+		measurements.contended.put(Contender.POLLING_FLOOR, Outcome.success(contended(4, 1001, 199, 0)));
+		assertThat(target(measurements, "throughput >= 0.8x the polling floor").verdict()).isEqualTo("MISS");
+		assertThat(target(measurements, "p99 wait no worse than the polling floor's").verdict()).isEqualTo("MISS");
+	}
+
+	@Test
+	void checksScriptsPerCriticalSectionAtBothProcessCounts() {
+		Measurements measurements = contended(contended(4, 1000, 100, 0, 2.0, 0.5), contended(4, 100, 100, 0));
+		measurements.contendedWide = Outcome.success(contended(8, 1000, 100, 0, 2.5, 0.1));
+		assertThat(target(measurements, "Default mode, 4 processes x 4 threads: Redis scripts").verdict())
+			.isEqualTo("PASS");
+		Target wide = target(measurements, "Default mode, 8 processes x 4 threads: Redis scripts");
+		assertThat(wide.verdict()).isEqualTo("MISS");
+		assertThat(wide.measured()).isEqualTo("2.6");
+	}
+
+	@Test
+	void reportsTheScriptTargetOfTheWiderRunAsNotMeasuredWhenItFailed() {
+		Measurements measurements = contended(contended(4, 1000, 100, 0), contended(4, 100, 100, 0));
+		measurements.contendedWide = Outcome.failed("worker 5 failed");
+		Target wide = target(measurements, "more processes");
+		assertThat(wide.verdict()).isEqualTo("NOT MEASURED");
+		assertThat(wide.note()).isEqualTo("worker 5 failed");
+	}
+
+	@Test
+	void verifiesFifoOrderOnlyWithoutHoldsOvertakenBeyondTheTolerance() {
+		Measurements measurements = new Measurements();
+		measurements.contended.put(Contender.DISTLOCK_FAIR, Outcome.success(contended(4, 500, 100, 3)));
+		measurements.contended.put(Contender.REDISSON_FAIR, Outcome.success(contended(4, 300, 100, 7)));
+		Target fifo = target(measurements, "FIFO order verified");
+		assertThat(fifo.verdict()).isEqualTo("PASS");
+		assertThat(fifo.measured()).isEqualTo("0 of 500 holds overtaken beyond 5 ms (3 by any margin, at most 3.0 ms)");
+		assertThat(fifo.note())
+			.endsWith("Redisson's fair lock: 0 of 300 holds overtaken beyond 5 ms (7 by any margin, at most 7.0 ms)");
+		measurements.contended.put(Contender.DISTLOCK_FAIR,
+				Outcome.success(new ContendedResult(4, 4, 500, 500, new Latency(1, 100, 1), new Latency(1, 1, 1),
+						new Latency(1, 1, 1), 0.5, 0, 0, 0, 3, 1, 6_000_000, Map.of())));
+		Target missed = target(measurements, "FIFO order verified");
+		assertThat(missed.verdict()).isEqualTo("MISS");
+		assertThat(missed.measured())
+			.isEqualTo("1 of 500 holds overtaken beyond 5 ms (3 by any margin, at most 6.0 ms)");
+	}
+
+	@Test
+	void comparesFairModeWithRedissonsFairLock() {
+		Measurements measurements = new Measurements();
+		measurements.roundTrip = new Latency(100, 50, 200);
+		measurements.contended.put(Contender.DISTLOCK_FAIR, Outcome.success(contended(4, 1500, 100, 0)));
+		measurements.contended.put(Contender.REDISSON_FAIR, Outcome.success(contended(4, 1000, 101, 0)));
+		assertThat(target(measurements, "throughput >= 1.5x Redisson's fair lock").verdict()).isEqualTo("PASS");
+		assertThat(target(measurements, "p99 wait no worse than Redisson's fair lock").verdict()).isEqualTo("PASS");
+		assertThat(target(measurements, "cross-process hand-off p50 <= 2 Redis round trips").verdict())
+			.isEqualTo("MISS");
+	}
+
+	private static Target target(Measurements measurements, String name) {
+		List<Target> matching = Targets.evaluate(measurements)
+			.stream()
+			.filter((target) -> target.name().contains(name))
+			.toList();
+		assertThat(matching).hasSize(1);
+		return matching.get(0);
+	}
+
+	private static Measurements contended(ContendedResult distlock, ContendedResult redisson) {
+		Measurements measurements = new Measurements();
+		measurements.contended.put(Contender.DISTLOCK, Outcome.success(distlock));
+		measurements.contended.put(Contender.REDISSON, Outcome.success(redisson));
+		return measurements;
+	}
+
+	private static ContendedResult contended(int processes, double opsPerSecond, long p99Wait, long overtaken) {
+		return contended(processes, opsPerSecond, p99Wait, overtaken, 2.0, 0.0);
+	}
+
+	private static ContendedResult contended(int processes, double opsPerSecond, long p99Wait, long overtaken,
+			double evalsha, double eval) {
+		int holds = (int) Math.round(opsPerSecond);
+		return new ContendedResult(processes, 4, holds, opsPerSecond, new Latency(holds, p99Wait / 2, p99Wait),
+				new Latency(holds, 300, 600), new Latency(holds, 300, 600), 0.5, 0, 0, 0, overtaken, 0,
+				overtaken * 1_000_000, Map.of("evalsha", evalsha, "eval", eval));
+	}
+
+	private static Throughput throughput(double... rounds) {
+		List<Double> perRound = Arrays.stream(rounds).boxed().toList();
+		double total = perRound.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+		return new Throughput(1, total, new Latency(rounds.length, 1, 1), perRound);
+	}
+
+}
