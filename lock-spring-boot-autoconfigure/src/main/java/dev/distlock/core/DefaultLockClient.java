@@ -142,6 +142,8 @@ public final class DefaultLockClient implements LockClient {
 
 	private final ReadLocks readLocks;
 
+	private final ThreadLocks writeLocks = new WriteLocks();
+
 	/**
 	 * Create a client with {@link LockClientSettings#defaults() default settings}.
 	 * @param store the store to lock in; closed with the client
@@ -396,7 +398,7 @@ public final class DefaultLockClient implements LockClient {
 
 	@Override
 	public LockHandle obtain(String key) {
-		return new ThreadLockHandle(this, requireKey(key));
+		return new ThreadLockHandle(this.writeLocks, requireKey(key), UNNAMED, "LockHandle");
 	}
 
 	/**
@@ -418,7 +420,7 @@ public final class DefaultLockClient implements LockClient {
 
 	@Override
 	public LockHandle obtain(String name, String key) {
-		return new ThreadLockHandle(this, requireKey(key), requireName(name));
+		return new ThreadLockHandle(this.writeLocks, requireKey(key), requireName(name), "LockHandle");
 	}
 
 	@Override
@@ -1393,6 +1395,44 @@ public final class DefaultLockClient implements LockClient {
 			thread.setDaemon(true);
 			return thread;
 		};
+	}
+
+	/**
+	 * The thread-bound write locks of this client (or view), for its lock handles.
+	 */
+	private final class WriteLocks implements ThreadLocks {
+
+		@Override
+		public boolean lockForThread(String key, long waitNanos, @Nullable Duration leaseTime, Acquisition acquisition)
+				throws InterruptedException {
+			return DefaultLockClient.this.lockForThread(key, waitNanos, leaseTime, acquisition);
+		}
+
+		@Override
+		public void unlockForThread(String key, @Nullable Duration holdAtLeast) {
+			DefaultLockClient.this.unlockForThread(key, holdAtLeast);
+		}
+
+		@Override
+		public boolean isHeldByCurrentThread(String key) {
+			return DefaultLockClient.this.isHeldByCurrentThread(key);
+		}
+
+		@Override
+		public int holdCount(String key) {
+			return DefaultLockClient.this.holdCount(key);
+		}
+
+		@Override
+		public Lease heldLease(String key) {
+			return DefaultLockClient.this.heldLease(key);
+		}
+
+		@Override
+		public void confirmOwnership(Lease lease) {
+			DefaultLockClient.this.confirmOwnership(lease);
+		}
+
 	}
 
 	/**

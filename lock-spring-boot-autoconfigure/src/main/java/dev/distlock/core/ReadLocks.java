@@ -65,7 +65,7 @@ import org.springframework.util.StringUtils;
  * @author distlock
  * @since 0.2.0
  */
-final class ReadLocks implements LockClient {
+final class ReadLocks implements LockClient, ThreadLocks {
 
 	private static final Log logger = LogFactory.getLog(ReadLocks.class);
 
@@ -97,12 +97,12 @@ final class ReadLocks implements LockClient {
 
 	@Override
 	public LockHandle obtain(String key) {
-		return new ReadLockHandle(this, requireKey(key), UNNAMED);
+		return new ThreadLockHandle(this, requireKey(key), UNNAMED, "ReadLockHandle");
 	}
 
 	@Override
 	public LockHandle obtain(String name, String key) {
-		return new ReadLockHandle(this, requireKey(key), requireName(name));
+		return new ThreadLockHandle(this, requireKey(key), requireName(name), "ReadLockHandle");
 	}
 
 	@Override
@@ -257,9 +257,10 @@ final class ReadLocks implements LockClient {
 		this.client.close();
 	}
 
-	// Thread-bound read locks (ReadLockHandle)
+	// Thread-bound read locks (ThreadLocks)
 
-	boolean lockForThread(String key, long waitNanos, @Nullable Duration leaseTime, Acquisition acquisition)
+	@Override
+	public boolean lockForThread(String key, long waitNanos, @Nullable Duration leaseTime, Acquisition acquisition)
 			throws InterruptedException {
 		this.client.ensureOpen();
 		ThreadRead current = threadRead(key);
@@ -288,7 +289,8 @@ final class ReadLocks implements LockClient {
 		return true;
 	}
 
-	void unlockForThread(String key, @Nullable Duration holdAtLeast) {
+	@Override
+	public void unlockForThread(String key, @Nullable Duration holdAtLeast) {
 		ThreadRead current = threadRead(key);
 		if (current == null) {
 			this.client.unlockForThread(key, holdAtLeast);
@@ -307,7 +309,8 @@ final class ReadLocks implements LockClient {
 		this.client.end(current.lease, holdAtLeast);
 	}
 
-	boolean isHeldByCurrentThread(String key) {
+	@Override
+	public boolean isHeldByCurrentThread(String key) {
 		ThreadRead current = threadRead(key);
 		if (current == null) {
 			return this.client.isHeldByCurrentThread(key);
@@ -315,17 +318,20 @@ final class ReadLocks implements LockClient {
 		return current.lease.lossReason() == null;
 	}
 
-	int holdCount(String key) {
+	@Override
+	public int holdCount(String key) {
 		ThreadRead current = threadRead(key);
 		return (current != null) ? current.count : this.client.holdCount(key);
 	}
 
-	Lease heldLease(String key) {
+	@Override
+	public Lease heldLease(String key) {
 		ThreadRead current = threadRead(key);
 		return (current != null) ? current.lease : this.client.heldLease(key);
 	}
 
-	void confirmOwnership(Lease lease) {
+	@Override
+	public void confirmOwnership(Lease lease) {
 		this.client.confirmOwnership(lease);
 	}
 

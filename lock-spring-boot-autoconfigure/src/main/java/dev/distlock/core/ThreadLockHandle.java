@@ -27,27 +27,35 @@ import org.springframework.util.Assert;
 
 /**
  * A {@link LockHandle} of a {@link DefaultLockClient}: a view of one key, owned by the
- * thread that locks it, that delegates to the client's shared state for that key.
+ * thread that locks it, that delegates to the client's shared state for that key, of its
+ * write locks or of its read locks ({@link ThreadLocks}).
  *
  * @author distlock
  * @since 0.1.0
  */
 final class ThreadLockHandle implements LockHandle {
 
-	private final DefaultLockClient client;
+	private final ThreadLocks locks;
 
 	private final String key;
 
 	private final String name;
 
-	ThreadLockHandle(DefaultLockClient client, String key) {
-		this(client, key, LockClient.UNNAMED);
-	}
+	private final String kind;
 
-	ThreadLockHandle(DefaultLockClient client, String key, String name) {
-		this.client = client;
+	/**
+	 * Create a handle.
+	 * @param locks the thread-bound locks it works on
+	 * @param key the lock key
+	 * @param name the lock name
+	 * @param kind what {@link #toString()} calls it, {@code LockHandle} or
+	 * {@code ReadLockHandle}
+	 */
+	ThreadLockHandle(ThreadLocks locks, String key, String name, String kind) {
+		this.locks = locks;
 		this.key = key;
 		this.name = name;
+		this.kind = kind;
 	}
 
 	@Override
@@ -113,7 +121,7 @@ final class ThreadLockHandle implements LockHandle {
 	public void acquire(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
 		Acquisition acquisition = new Acquisition(this.name);
 		DefaultLockClient.validateLease(this.key, leaseTime);
-		if (!this.client.lockForThread(this.key, DefaultLockClient.waitNanos(this.key, waitTime), leaseTime,
+		if (!this.locks.lockForThread(this.key, DefaultLockClient.waitNanos(this.key, waitTime), leaseTime,
 				acquisition)) {
 			throw LockAcquisitionException.busy(this.key, waitTime, acquisition.holderLeaseRemaining);
 		}
@@ -121,43 +129,43 @@ final class ThreadLockHandle implements LockHandle {
 
 	private boolean lock(long waitNanos, @Nullable Duration leaseTime) throws InterruptedException {
 		DefaultLockClient.validateLease(this.key, leaseTime);
-		return this.client.lockForThread(this.key, waitNanos, leaseTime, new Acquisition(this.name));
+		return this.locks.lockForThread(this.key, waitNanos, leaseTime, new Acquisition(this.name));
 	}
 
 	@Override
 	public void unlock() {
-		this.client.unlockForThread(this.key, null);
+		this.locks.unlockForThread(this.key, null);
 	}
 
 	@Override
 	public void unlock(Duration holdAtLeast) {
 		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
-		this.client.unlockForThread(this.key, holdAtLeast);
+		this.locks.unlockForThread(this.key, holdAtLeast);
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		return this.client.isHeldByCurrentThread(this.key);
+		return this.locks.isHeldByCurrentThread(this.key);
 	}
 
 	@Override
 	public int getHoldCount() {
-		return this.client.holdCount(this.key);
+		return this.locks.holdCount(this.key);
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.client.heldLease(this.key).fencingToken;
+		return this.locks.heldLease(this.key).fencingToken;
 	}
 
 	@Override
 	public void confirmOwnership() {
-		this.client.confirmOwnership(this.client.heldLease(this.key));
+		this.locks.confirmOwnership(this.locks.heldLease(this.key));
 	}
 
 	@Override
 	public String toString() {
-		return "LockHandle[" + this.key + "]";
+		return this.kind + "[" + this.key + "]";
 	}
 
 }
