@@ -930,60 +930,71 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
-	 * Wait in the store's queue for a fair lock with a place of this caller's own:
-	 * re-checking (which keeps the place alive) at least every third of the fair grant
-	 * timeout, woken by a release only when it granted the lock to this caller (or woke
-	 * everyone). A caller that gives up leaves the queue, giving back a grant made to it
-	 * meanwhile.
+	 * Wait in the store's queue for a fair lock with a place of this caller's own, taken
+	 * by its first attempt (so its place is its arrival), re-checking (which keeps the
+	 * place alive) at least every third of the fair grant timeout, woken by a release
+	 * only when it granted the lock to this caller (or woke everyone). A caller that does
+	 * not wait asks once without joining the queue; one that gives up leaves the queue,
+	 * giving back a grant made to it meanwhile.
 	 */
 	private @Nullable Lease acquireFairInStore(LockEntry entry, long deadline, @Nullable Duration leaseTime,
 			Acquisition acquisition) throws InterruptedException {
 		Duration lease = (leaseTime != null) ? leaseTime : this.settings.watchdogLease();
 		boolean renewable = leaseTime == null;
 		String token = newToken();
-		// First without joining the queue: an uncontended caller needs no subscription.
-		Lease granted = attempt(entry, token, lease, renewable, acquisition,
-				() -> this.store.tryAcquireFair(entry.key, token, lease, null));
-		if (granted != null || deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
-			return granted;
+		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
+			return attempt(entry, token, lease, renewable, acquisition,
+					() -> this.store.tryAcquireFair(entry.key, token, lease, null));
 		}
 		Duration grantTimeout = this.settings.fairGrantTimeout();
-		long maxRecheckNanos = grantTimeout.toNanos() / 3;
 		StoreRequest request = () -> this.store.tryAcquireFair(entry.key, token, lease, grantTimeout);
-		ReleaseSignal signal = new ReleaseSignal();
-		acquisition.signal = signal;
-		entry.fairSignals.add(signal);
-		try (Subscription subscription = this.store.onRelease(entry.key, token, signal::wake)) {
-			long seen = signal.count();
+		Lease granted = null;
+		try {
+			// An uncontended caller is granted at once, without a subscription.
 			granted = attempt(entry, token, lease, renewable, acquisition, request);
-			entry.storeWaiting.incrementAndGet();
-			this.storeWaiters.incrementAndGet();
-			try {
-				while (granted == null && !acquisition.cancelled) {
-					long remaining = deadline - System.nanoTime();
-					if (remaining <= 0) {
-						break;
-					}
-					signal.await(seen, Math.min(remaining,
-							Math.min(maxRecheckNanos, recheckNanos(acquisition.holderLeaseRemaining))));
-					if (acquisition.cancelled) {
-						break;
-					}
-					seen = signal.count();
-					granted = attempt(entry, token, lease, renewable, acquisition, request);
-				}
-				return granted;
+			if (granted == null) {
+				granted = awaitFairGrant(entry, token, deadline, grantTimeout.toNanos() / 3, acquisition,
+						() -> attempt(entry, token, lease, renewable, acquisition, request));
 			}
-			finally {
-				entry.storeWaiting.decrementAndGet();
-				this.storeWaiters.decrementAndGet();
-			}
+			return granted;
 		}
 		finally {
-			entry.fairSignals.remove(signal);
 			if (granted == null) {
 				leaveQuietly(entry.key, token);
 			}
+		}
+	}
+
+	/**
+	 * Wait for a release that grants the lock to {@code token}: subscribe, then ask again
+	 * at once (which claims a grant made before the subscription listened), and again on
+	 * every wake-up and re-check.
+	 */
+	private @Nullable Lease awaitFairGrant(LockEntry entry, String token, long deadline, long maxRecheckNanos,
+			Acquisition acquisition, LeaseRequest request) throws InterruptedException {
+		ReleaseSignal signal = new ReleaseSignal();
+		acquisition.signal = signal;
+		entry.fairSignals.add(signal);
+		entry.storeWaiting.incrementAndGet();
+		this.storeWaiters.incrementAndGet();
+		try (Subscription subscription = this.store.onRelease(entry.key, token, signal::wake)) {
+			Lease granted = null;
+			while (granted == null && !acquisition.cancelled) {
+				long seen = signal.count();
+				granted = request.send();
+				long remaining = deadline - System.nanoTime();
+				if (granted != null || remaining <= 0) {
+					break;
+				}
+				signal.await(seen,
+						Math.min(remaining, Math.min(maxRecheckNanos, recheckNanos(acquisition.holderLeaseRemaining))));
+			}
+			return granted;
+		}
+		finally {
+			entry.fairSignals.remove(signal);
+			entry.storeWaiting.decrementAndGet();
+			this.storeWaiters.decrementAndGet();
 		}
 	}
 
