@@ -80,8 +80,10 @@ class RedisLockStoreTests extends RedisLockTestSupport {
 		Thread.sleep(500);
 		assertThat(waitingClient.storeWaiterCount()).isEqualTo(1);
 		// The one waiter in Redis re-checks at most once a second without a release; its
-		// attempt right after subscribing and the re-check its subscription's confirmation
-		// triggers may fall in the window. Eight waiters in Redis would make eight or more.
+		// attempt right after subscribing and the re-check its subscription's
+		// confirmation
+		// triggers may fall in the window. Eight waiters in Redis would make eight or
+		// more.
 		assertThat(scriptCalls() - scriptsBefore).isLessThanOrEqualTo(2);
 		holder.unlock();
 		for (Future<Boolean> waiter : waiters) {
