@@ -327,7 +327,7 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	public LockState inspect(String key) {
 		requireKey(key);
-		KeyState state = this.store.inspect(key);
+		KeyState state = Stages.join(this.store.inspect(key));
 		Lease local = heldLease(key, state.ownerToken());
 		return new LockState(key, state.held(), state.ttl(), clientIdOf(state.ownerToken()), local != null,
 				state.lastFencingToken(), (local != null) ? snapshot(local) : null);
@@ -349,7 +349,7 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	public ForcedRelease forceRelease(String key) {
 		requireKey(key);
-		String owner = this.store.forceRelease(key);
+		String owner = Stages.join(this.store.forceRelease(key));
 		if (owner == null) {
 			return new ForcedRelease(key, false, null, false);
 		}
@@ -652,7 +652,7 @@ public final class DefaultLockClient implements LockClient {
 		long requestedAt = System.nanoTime();
 		List<Attempt> attempts;
 		try {
-			attempts = this.store.tryAcquireAll(keys, token, lease);
+			attempts = Stages.join(this.store.tryAcquireAll(keys, token, lease));
 		}
 		catch (LockBackendException ex) {
 			keys.forEach((key) -> releaseInBackground(key, token));
@@ -883,11 +883,12 @@ public final class DefaultLockClient implements LockClient {
 		String token = newToken();
 		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
 			return attempt(entry, token, lease, renewable, acquisition,
-					() -> this.store.tryAcquire(entry.key, token, lease));
+					() -> Stages.join(this.store.tryAcquire(entry.key, token, lease)));
 		}
 		// A waiting client registers with the store, so that a release wakes one waiting
 		// client (not every one), and leaves when it gives up.
-		StoreRequest request = () -> this.store.tryAcquire(entry.key, token, lease, this.clientId, WAITER_TTL);
+		StoreRequest request = () -> Stages
+			.join(this.store.tryAcquire(entry.key, token, lease, this.clientId, WAITER_TTL));
 		Lease granted = null;
 		try {
 			granted = attempt(entry, token, lease, renewable, acquisition, request);
@@ -944,10 +945,10 @@ public final class DefaultLockClient implements LockClient {
 		String token = newToken();
 		if (deadline - System.nanoTime() <= 0 || acquisition.cancelled) {
 			return attempt(entry, token, lease, renewable, acquisition,
-					() -> this.store.tryAcquireFair(entry.key, token, lease, null));
+					() -> Stages.join(this.store.tryAcquireFair(entry.key, token, lease, null)));
 		}
 		Duration grantTimeout = this.settings.fairGrantTimeout();
-		StoreRequest request = () -> this.store.tryAcquireFair(entry.key, token, lease, grantTimeout);
+		StoreRequest request = () -> Stages.join(this.store.tryAcquireFair(entry.key, token, lease, grantTimeout));
 		Lease granted = null;
 		try {
 			// An uncontended caller is granted at once, without a subscription.
@@ -1005,7 +1006,7 @@ public final class DefaultLockClient implements LockClient {
 	private void leaveQuietly(String key, String waiter) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			this.store.leave(key, waiter);
+			Stages.join(this.store.leave(key, waiter));
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not stop waiting for lock '" + key + "'; the registration expires on its own", ex);
@@ -1111,7 +1112,7 @@ public final class DefaultLockClient implements LockClient {
 			CohortGrant handedOver = null;
 			boolean owned;
 			if (keepNanos >= MIN_RECHECK_NANOS) {
-				owned = this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos));
+				owned = Stages.join(this.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos)));
 			}
 			else {
 				String nextToken = mayHandOver(lease) ? newToken() : null;
@@ -1119,7 +1120,7 @@ public final class DefaultLockClient implements LockClient {
 				Attempt handOver = (nextToken != null) ? handOver(lease, nextToken) : null;
 				if (nextToken == null || handOver == null) {
 					long releasedAt = System.nanoTime();
-					owned = this.store.release(lease.key(), lease.token);
+					owned = Stages.join(this.store.release(lease.key(), lease.token));
 					if (this.settings.cohortHandOffs() > 0 && lease.handOffs >= this.settings.cohortHandOffs()
 							&& lease.entry.queue.waitingCount() > 0) {
 						// A run of hand-offs ends: let a client elsewhere take the lock
@@ -1167,7 +1168,7 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	private @Nullable Attempt handOver(Lease lease, String nextToken) {
 		try {
-			return this.store.handOver(lease.key(), lease.token, nextToken, this.settings.watchdogLease());
+			return Stages.join(this.store.handOver(lease.key(), lease.token, nextToken, this.settings.watchdogLease()));
 		}
 		catch (LockBackendException ex) {
 			releaseInBackground(lease.key(), nextToken);
@@ -1215,7 +1216,7 @@ public final class DefaultLockClient implements LockClient {
 		if (!lease.equals(grant.lease())) {
 			requestedAt = System.nanoTime();
 			try {
-				if (!this.store.expireAfter(entry.key, grant.token(), lease)) {
+				if (!Stages.join(this.store.expireAfter(entry.key, grant.token(), lease))) {
 					return null;
 				}
 			}
@@ -1243,7 +1244,7 @@ public final class DefaultLockClient implements LockClient {
 	void confirmOwnership(Lease lease) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			if (!this.store.isOwner(lease.key(), lease.token)) {
+			if (!Stages.join(this.store.isOwner(lease.key(), lease.token))) {
 				lease.reportLost(LossReason.TAKEN, NOT_OWNER);
 				throw new LockLostException(lease.key(), NOT_OWNER);
 			}
@@ -1269,7 +1270,7 @@ public final class DefaultLockClient implements LockClient {
 
 	private void releaseQuietly(String key, String token) {
 		try {
-			this.store.release(key, token);
+			Stages.join(this.store.release(key, token));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not release lock '" + key + "'; it expires with its lease", ex);

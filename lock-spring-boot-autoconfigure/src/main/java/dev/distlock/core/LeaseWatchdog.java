@@ -158,8 +158,8 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	private RenewalBatch renew(List<Lease> batch, long requestedAt) {
-		List<RenewalOutcome> outcomes = this.store
-			.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease);
+		List<RenewalOutcome> outcomes = Stages.join(this.store
+			.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease));
 		int failed = 0;
 		int lost = 0;
 		for (int i = 0; i < batch.size(); i++) {

@@ -17,7 +17,11 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
 import org.jspecify.annotations.Nullable;
@@ -25,34 +29,53 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * What a lock backend must do for a {@link DefaultLockClient}: atomic operations on one
- * key at a time, with no threads, queues, reentrancy or renewal scheduling of its own.
+ * What a lock backend must do for a {@link DefaultLockClient}: atomic, owner-checked
+ * operations on one key at a time, with no threads, queues, reentrancy or renewal
+ * scheduling of its own.
  * <p>
- * Every operation is owner-checked: a store never deletes or extends a lock whose stored
- * owner token differs from the one given. Operations that reach the backend fail with
- * {@link LockBackendException} when it cannot be reached or does not answer in time; the
- * client then fails closed. A store is thread-safe.
+ * Every operation is non-blocking: it returns a {@link CompletionStage} that the backend
+ * completes, and never blocks the calling thread for a wait. A store that has only a
+ * blocking client runs each command on a small bounded executor of its own. Every
+ * operation is owner-checked: a store never deletes or extends a lock whose stored owner
+ * token differs from the one given. An operation that cannot reach the backend, or gets
+ * no answer within the store's command timeout, completes exceptionally with
+ * {@link LockBackendException}; the client then fails closed. A store is thread-safe.
  * <p>
- * The Redis implementation is {@link RedisLockStore}; any other backend (a database,
- * ZooKeeper) implements the same six methods and passes the same contract tests.
+ * The required operations are {@link #tryAcquire(String, String, Duration)},
+ * {@link #release}, {@link #expireAfter}, {@link #renew}, {@link #isOwner} and
+ * {@link #onRelease(String, Runnable)}. Everything else is optional and declared by
+ * {@link #capabilities()}: the client asks a store only for what it declares, and refuses
+ * the rest before any request (a read lock on a store without
+ * {@link Capability#READ_LOCKS}, say). The defaults of the optional methods keep the
+ * behaviour of a store without them.
  * <p>
- * A store may also offer shared read locks ({@link #tryAcquireRead}): many readers or one
- * writer per key, where the write lock is the lock of {@link #tryAcquire}. Then
- * {@link #release}, {@link #renew}, {@link #isOwner} and {@link #expireAfter} work on a
- * reader's token as on a writer's, and a writer that finds readers keeps new readers out
- * for as long as it keeps trying, so that a stream of readers cannot starve it.
- * <p>
- * Hand-off: a store may let a release wake one waiter instead of every client
- * ({@link #tryAcquire(String, String, Duration, String, Duration)} registers a waiting
- * client, {@link #onRelease(String, String, Runnable)} listens for it), and may offer
- * fair locks ({@link #tryAcquireFair}): a queue in arrival order whose head a release
- * grants the lock to directly. The defaults of these methods keep the behaviour of a
- * store without them: every release wakes every listener, and fair locks are refused.
+ * The Redis implementation is {@code dev.distlock.redis.RedisLockStore}; the single-JVM
+ * {@code InMemoryLockStore} serves tests and examples. A new backend passes the public
+ * contract kit ({@code dev.distlock.test.contract.LockStoreContractTests} in
+ * {@code lock-spring-boot-test}).
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public interface LockStore extends AutoCloseable {
+
+	/**
+	 * Return the optional operations this store offers. The client asks for no other; the
+	 * default declares none.
+	 * @return the capabilities, never {@code null}
+	 */
+	default Set<Capability> capabilities() {
+		return EnumSet.noneOf(Capability.class);
+	}
+
+	/**
+	 * Return whether this store offers {@code capability}.
+	 * @param capability the optional operation
+	 * @return whether {@link #capabilities()} contains it
+	 */
+	default boolean supports(Capability capability) {
+		return capabilities().contains(capability);
+	}
 
 	/**
 	 * Take the lock on {@code key} for {@code lease} if nobody holds it, and grant a
@@ -60,11 +83,12 @@ public interface LockStore extends AutoCloseable {
 	 * @param key the lock key as the application named it
 	 * @param token the owner token to store, unique per acquisition
 	 * @param lease how long the lock lives unless renewed or released
-	 * @return the grant, or how long the current holder's lease has left
-	 * @throws LockBackendException if the backend failed; the lock may or may not have
-	 * been taken, so the caller releases {@code token} once the backend answers again
+	 * @return the grant, or how long the current holder's lease has left the stage fails
+	 * with {@link LockBackendException} if the backend failed; the lock may or may not
+	 * have been taken, so the caller releases {@code token} once the backend answers
+	 * again
 	 */
-	Attempt tryAcquire(String key, String token, Duration lease);
+	CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease);
 
 	/**
 	 * Take a shared read lock on {@code key} for {@code lease}: granted unless a writer
@@ -75,13 +99,13 @@ public interface LockStore extends AutoCloseable {
 	 * @param token the reader's owner token, unique per acquisition
 	 * @param lease how long the read lock lives unless renewed or released
 	 * @return the grant (fencing token {@code 0}), or how long the writer's lease (or the
-	 * waiting writer's mark) has left
-	 * @throws LockBackendException if the backend failed; the lock may or may not have
-	 * been taken, so the caller releases {@code token} once the backend answers again
+	 * waiting writer's mark) has left the stage fails with {@link LockBackendException}
+	 * if the backend failed; the lock may or may not have been taken, so the caller
+	 * releases {@code token} once the backend answers again
 	 * @throws UnsupportedOperationException if the store has no read locks
 	 * @since 0.2.0
 	 */
-	default Attempt tryAcquireRead(String key, String token, Duration lease) {
+	default CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		throw new UnsupportedOperationException(getClass().getName() + " has no read locks");
 	}
 
@@ -98,11 +122,12 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiter the waiting client's id, which its
 	 * {@link #onRelease(String, String, Runnable) listener} names
 	 * @param waiterTtl how long the registration lasts unless refreshed
-	 * @return the grant, or how long the current holder's lease has left
-	 * @throws LockBackendException if the backend failed
+	 * @return the grant, or how long the current holder's lease has left The stage fails
+	 * with {@link LockBackendException} if the backend failed.
 	 * @since 0.2.0
 	 */
-	default Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
+	default CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
 		return tryAcquire(key, token, lease);
 	}
 
@@ -124,12 +149,12 @@ public interface LockStore extends AutoCloseable {
 	 * @param grantTimeout how long the waiter stays alive in the queue and a grant to it
 	 * waits to be claimed, or {@code null} to not join the queue
 	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
-	 * left
-	 * @throws LockBackendException if the backend failed
+	 * left The stage fails with {@link LockBackendException} if the backend failed.
 	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
 	 * @since 0.2.0
 	 */
-	default Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
+	default CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
 		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");
 	}
 
@@ -151,8 +176,8 @@ public interface LockStore extends AutoCloseable {
 	 * token
 	 * @since 0.2.0
 	 */
-	default @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
-		return null;
+	default CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+		return CompletableFuture.completedFuture(null);
 	}
 
 	/**
@@ -160,11 +185,12 @@ public interface LockStore extends AutoCloseable {
 	 * queue; if a release granted it the lock meanwhile, release that grant and hand the
 	 * lock on. The default does nothing.
 	 * @param key the lock key
-	 * @param waiter the waiting client's id or the fair waiter's token
-	 * @throws LockBackendException if the backend failed
+	 * @param waiter the waiting client's id or the fair waiter's token The stage fails
+	 * with {@link LockBackendException} if the backend failed.
 	 * @since 0.2.0
 	 */
-	default void leave(String key, String waiter) {
+	default CompletionStage<Void> leave(String key, String waiter) {
+		return CompletableFuture.completedFuture(null);
 	}
 
 	/**
@@ -175,10 +201,10 @@ public interface LockStore extends AutoCloseable {
 	 * every release).
 	 * @param key the lock key
 	 * @param token the owner token
-	 * @return whether the lock was owned by {@code token} and is now free
-	 * @throws LockBackendException if the backend failed
+	 * @return whether the lock was owned by {@code token} and is now free The stage fails
+	 * with {@link LockBackendException} if the backend failed.
 	 */
-	boolean release(String key, String token);
+	CompletionStage<Boolean> release(String key, String token);
 
 	/**
 	 * Take every lock in {@code keys} in one atomic step, all or nothing, if this store
@@ -194,8 +220,8 @@ public interface LockStore extends AutoCloseable {
 	 * @throws LockBackendException if the backend failed; the locks may or may not have
 	 * been taken
 	 */
-	default @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return null;
+	default CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		return CompletableFuture.completedFuture(null);
 	}
 
 	/**
@@ -206,10 +232,10 @@ public interface LockStore extends AutoCloseable {
 	 * @param key the lock key
 	 * @param token the owner token
 	 * @param remaining how much longer the lock lives, more than zero
-	 * @return whether the lock was owned by {@code token}
-	 * @throws LockBackendException if the backend failed
+	 * @return whether the lock was owned by {@code token} The stage fails with
+	 * {@link LockBackendException} if the backend failed.
 	 */
-	boolean expireAfter(String key, String token, Duration remaining);
+	CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining);
 
 	/**
 	 * Extend the lease of every lock that still holds its token. A part of the batch the
@@ -221,17 +247,17 @@ public interface LockStore extends AutoCloseable {
 	 * @throws LockBackendException if the backend could not renew any part of the batch;
 	 * the client then treats every renewal as failed and reports the cause
 	 */
-	List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease);
+	CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease);
 
 	/**
 	 * Return whether {@code token} still owns the lock, asking the authoritative copy
 	 * (for Redis: the master, never a replica).
 	 * @param key the lock key
 	 * @param token the owner token
-	 * @return whether the backend records {@code token} as the owner
-	 * @throws LockBackendException if the backend failed
+	 * @return whether the backend records {@code token} as the owner The stage fails with
+	 * {@link LockBackendException} if the backend failed.
 	 */
-	boolean isOwner(String key, String token);
+	CompletionStage<Boolean> isOwner(String key, String token);
 
 	/**
 	 * Call {@code listener} whenever the lock on {@code key} may have become free: after
@@ -266,12 +292,12 @@ public interface LockStore extends AutoCloseable {
 	 * operators (the actuator endpoint). Optional: stores that cannot tell throw
 	 * {@link UnsupportedOperationException}.
 	 * @param key the lock key
-	 * @return the key's state
-	 * @throws LockBackendException if the backend failed
+	 * @return the key's state The stage fails with {@link LockBackendException} if the
+	 * backend failed.
 	 * @throws UnsupportedOperationException if the store cannot inspect keys
 	 * @since 0.3.0
 	 */
-	default KeyState inspect(String key) {
+	default CompletionStage<KeyState> inspect(String key) {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot inspect lock keys");
 	}
 
@@ -282,11 +308,11 @@ public interface LockStore extends AutoCloseable {
 	 * stores that cannot do it throw {@link UnsupportedOperationException}.
 	 * @param key the lock key
 	 * @return the owner token of the deleted lock, or {@code null} if the key was free
-	 * @throws LockBackendException if the backend failed
+	 * The stage fails with {@link LockBackendException} if the backend failed.
 	 * @throws UnsupportedOperationException if the store cannot force a release
 	 * @since 0.3.0
 	 */
-	default @Nullable String forceRelease(String key) {
+	default CompletionStage<@Nullable String> forceRelease(String key) {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot force a release");
 	}
 
@@ -296,6 +322,52 @@ public interface LockStore extends AutoCloseable {
 	 */
 	@Override
 	default void close() {
+	}
+
+	/**
+	 * An optional operation of a store, declared by {@link LockStore#capabilities()}.
+	 */
+	enum Capability {
+
+		/**
+		 * Shared read locks: {@link LockStore#tryAcquireRead}.
+		 */
+		READ_LOCKS,
+
+		/**
+		 * Fair locks in arrival order: {@link LockStore#tryAcquireFair} with
+		 * {@link LockStore#leave}.
+		 */
+		FAIR_LOCKS,
+
+		/**
+		 * A release wakes one registered waiting client:
+		 * {@link LockStore#tryAcquire(String, String, Duration, String, Duration)},
+		 * {@link LockStore#onRelease(String, String, Runnable)} and
+		 * {@link LockStore#leave}.
+		 */
+		WAKE_ONE,
+
+		/**
+		 * Lock cohorting: {@link LockStore#handOver}.
+		 */
+		HAND_OVER,
+
+		/**
+		 * Several keys in one atomic step: {@link LockStore#tryAcquireAll}.
+		 */
+		ACQUIRE_ALL,
+
+		/**
+		 * Operators may read a key's state: {@link LockStore#inspect}.
+		 */
+		INSPECT,
+
+		/**
+		 * Operators may delete a key whoever holds it: {@link LockStore#forceRelease}.
+		 */
+		FORCE_RELEASE
+
 	}
 
 	/**

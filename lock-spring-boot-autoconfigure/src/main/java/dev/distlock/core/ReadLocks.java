@@ -428,7 +428,7 @@ final class ReadLocks implements LockClient, ThreadLocks {
 		long requestedAt = System.nanoTime();
 		Attempt attempt;
 		try {
-			attempt = this.store.tryAcquireRead(entry.key, token, lease);
+			attempt = Stages.join(this.store.tryAcquireRead(entry.key, token, lease));
 		}
 		catch (LockBackendException ex) {
 			this.client.releaseInBackground(entry.key, token);

@@ -19,11 +19,14 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Subscription;
@@ -188,14 +191,23 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	@Override
-	public Attempt tryAcquire(String key, String token, Duration lease) {
-		AcknowledgedAcquire acknowledged = this.acknowledgedAcquire;
-		Attempt attempt = (acknowledged != null)
-				? acknowledged.tryAcquire(keys(key), token, lease,
-						(keys, owner) -> this.commands.release(keys, owner, notifications().publishCommand()))
-				: this.commands.tryAcquire(keys(key), token, lease);
-		chooseNotificationsQuietly();
-		return attempt;
+	public Set<Capability> capabilities() {
+		return (this.acknowledgedAcquire != null)
+				? EnumSet.of(Capability.ACQUIRE_ALL, Capability.INSPECT, Capability.FORCE_RELEASE)
+				: EnumSet.allOf(Capability.class);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+		return Stages.now(() -> {
+			AcknowledgedAcquire acknowledged = this.acknowledgedAcquire;
+			Attempt attempt = (acknowledged != null)
+					? acknowledged.tryAcquire(keys(key), token, lease,
+							(keys, owner) -> this.commands.release(keys, owner, notifications().publishCommand()))
+					: this.commands.tryAcquire(keys(key), token, lease);
+			chooseNotificationsQuietly();
+			return attempt;
+		});
 	}
 
 	/**
@@ -208,127 +220,147 @@ public final class RedisLockStore implements LockStore {
 	 * read grants are not
 	 */
 	@Override
-	public Attempt tryAcquireRead(String key, String token, Duration lease) {
-		if (this.acknowledgedAcquire != null) {
-			throw new UnsupportedOperationException("Read locks are not acknowledged by replicas; lock '" + key
-					+ "' cannot be read-locked while distlock.replication.min-replicas is set");
-		}
-		Attempt attempt = this.commands.tryAcquireRead(keys(key), token, lease);
-		chooseNotificationsQuietly();
-		return attempt;
+	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
+		return Stages.now(() -> {
+			if (this.acknowledgedAcquire != null) {
+				throw new UnsupportedOperationException("Read locks are not acknowledged by replicas; lock '" + key
+						+ "' cannot be read-locked while distlock.replication.min-replicas is set");
+			}
+			Attempt attempt = this.commands.tryAcquireRead(keys(key), token, lease);
+			chooseNotificationsQuietly();
+			return attempt;
+		});
 	}
 
 	@Override
-	public Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
 		if (this.acknowledgedAcquire != null) {
 			// The acknowledged acquire does not register waiters: they hear every
 			// release.
 			return tryAcquire(key, token, lease);
 		}
-		Attempt attempt = this.commands.tryAcquire(keys(key), token, lease, waiter, waiterTtl);
-		chooseNotificationsQuietly();
-		return attempt;
+		return Stages.now(() -> {
+			Attempt attempt = this.commands.tryAcquire(keys(key), token, lease, waiter, waiterTtl);
+			chooseNotificationsQuietly();
+			return attempt;
+		});
 	}
 
 	@Override
-	public Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
-		if (this.acknowledgedAcquire != null) {
-			throw new UnsupportedOperationException("Fair lock '" + key
-					+ "' cannot wait for replicas to acknowledge its grants: a release grants a fair lock "
-					+ "to the next waiter directly; use a non-fair lock or turn replica acknowledgement off");
-		}
-		return this.commands.tryAcquireFair(keys(key), token, lease, grantTimeout, notifications().publishCommand());
+	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		return Stages.now(() -> {
+			if (this.acknowledgedAcquire != null) {
+				throw new UnsupportedOperationException("Fair lock '" + key
+						+ "' cannot wait for replicas to acknowledge its grants: a release grants a fair lock "
+						+ "to the next waiter directly; use a non-fair lock or turn replica acknowledgement off");
+			}
+			return this.commands.tryAcquireFair(keys(key), token, lease, grantTimeout,
+					notifications().publishCommand());
+		});
 	}
 
 	@Override
-	public @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
-		if (this.acknowledgedAcquire != null) {
-			// The next holder's grant would have to wait for replicas: release instead.
+	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+		return Stages.now(() -> {
+			if (this.acknowledgedAcquire != null) {
+				// The next holder's grant would have to wait for replicas: release
+				// instead.
+				return null;
+			}
+			return this.commands.handOver(keys(key), token, nextToken, lease);
+		});
+	}
+
+	@Override
+	public CompletionStage<Void> leave(String key, String waiter) {
+		return Stages.now(() -> {
+			this.commands.leave(keys(key), waiter, notifications().publishCommand());
 			return null;
-		}
-		return this.commands.handOver(keys(key), token, nextToken, lease);
+		});
 	}
 
 	@Override
-	public void leave(String key, String waiter) {
-		this.commands.leave(keys(key), waiter, notifications().publishCommand());
+	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		return Stages.now(() -> {
+			if (this.acknowledgedAcquire != null) {
+				// Each grant must wait for its replicas: the client takes the keys one by
+				// one.
+				return null;
+			}
+			List<LockKeys> lockKeys = keys.stream().map(this::keys).toList();
+			if (isCluster() && lockKeys.stream()
+				.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
+				.distinct()
+				.count() > 1) {
+				return null;
+			}
+			List<Attempt> attempts = this.commands.tryAcquireAll(lockKeys, token, lease);
+			chooseNotificationsQuietly();
+			return attempts;
+		});
 	}
 
 	@Override
-	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		if (this.acknowledgedAcquire != null) {
-			// Each grant must wait for its replicas: the client takes the keys one by
-			// one.
-			return null;
-		}
-		List<LockKeys> lockKeys = keys.stream().map(this::keys).toList();
-		if (isCluster() && lockKeys.stream()
-			.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
-			.distinct()
-			.count() > 1) {
-			return null;
-		}
-		List<Attempt> attempts = this.commands.tryAcquireAll(lockKeys, token, lease);
-		chooseNotificationsQuietly();
-		return attempts;
+	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+		return Stages.now(() -> this.commands.expireAfter(keys(key), token, remaining));
 	}
 
 	@Override
-	public boolean expireAfter(String key, String token, Duration remaining) {
-		return this.commands.expireAfter(keys(key), token, remaining);
+	public CompletionStage<Boolean> release(String key, String token) {
+		return Stages.now(() -> this.commands.release(keys(key), token, notifications().publishCommand()));
 	}
 
 	@Override
-	public boolean release(String key, String token) {
-		return this.commands.release(keys(key), token, notifications().publishCommand());
+	public CompletionStage<Boolean> isOwner(String key, String token) {
+		return Stages.now(() -> this.commands.isOwner(keys(key), token));
 	}
 
 	@Override
-	public boolean isOwner(String key, String token) {
-		return this.commands.isOwner(keys(key), token);
-	}
-
-	@Override
-	public List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease) {
-		List<RenewalOutcome> outcomes = new ArrayList<>(Collections.nCopies(renewals.size(), RenewalOutcome.FAILED));
-		Map<Integer, List<Integer>> groups;
-		try {
-			groups = slotGroups(renewals);
-		}
-		catch (RuntimeException ex) {
-			throw new LockBackendException(renewals.get(0).key(), "renew", ex);
-		}
-		RuntimeException failure = null;
-		int failedGroups = 0;
-		for (List<Integer> group : groups.values()) {
+	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+		return Stages.now(() -> {
+			List<RenewalOutcome> outcomes = new ArrayList<>(
+					Collections.nCopies(renewals.size(), RenewalOutcome.FAILED));
+			Map<Integer, List<Integer>> groups;
 			try {
-				List<Boolean> renewed = this.commands.renew(
-						group.stream().map((i) -> keys(renewals.get(i).key()).lockKey()).toList(),
-						group.stream().map((i) -> renewals.get(i).token()).toList(), lease.toMillis());
-				for (int j = 0; j < group.size(); j++) {
-					outcomes.set(group.get(j), renewed.get(j) ? RenewalOutcome.RENEWED : RenewalOutcome.LOST);
-				}
+				groups = slotGroups(renewals);
 			}
 			catch (RuntimeException ex) {
-				logger.debug("Could not renew " + group.size() + " lock lease(s)", ex);
-				failure = ex;
-				failedGroups++;
+				throw new LockBackendException(renewals.get(0).key(), "renew", ex);
 			}
-		}
-		if (failure != null && failedGroups == groups.size()) {
-			throw new LockBackendException(renewals.get(0).key(), "renew", failure);
-		}
-		return outcomes;
+			RuntimeException failure = null;
+			int failedGroups = 0;
+			for (List<Integer> group : groups.values()) {
+				try {
+					List<Boolean> renewed = this.commands.renew(
+							group.stream().map((i) -> keys(renewals.get(i).key()).lockKey()).toList(),
+							group.stream().map((i) -> renewals.get(i).token()).toList(), lease.toMillis());
+					for (int j = 0; j < group.size(); j++) {
+						outcomes.set(group.get(j), renewed.get(j) ? RenewalOutcome.RENEWED : RenewalOutcome.LOST);
+					}
+				}
+				catch (RuntimeException ex) {
+					logger.debug("Could not renew " + group.size() + " lock lease(s)", ex);
+					failure = ex;
+					failedGroups++;
+				}
+			}
+			if (failure != null && failedGroups == groups.size()) {
+				throw new LockBackendException(renewals.get(0).key(), "renew", failure);
+			}
+			return outcomes;
+		});
 	}
 
 	@Override
-	public KeyState inspect(String key) {
-		return this.inspection.inspect(keys(key));
+	public CompletionStage<KeyState> inspect(String key) {
+		return Stages.now(() -> this.inspection.inspect(keys(key)));
 	}
 
 	@Override
-	public @Nullable String forceRelease(String key) {
-		return this.inspection.forceRelease(keys(key), notifications().publishCommand());
+	public CompletionStage<@Nullable String> forceRelease(String key) {
+		return Stages.now(() -> this.inspection.forceRelease(keys(key), notifications().publishCommand()));
 	}
 
 	@Override

@@ -18,6 +18,8 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
@@ -47,56 +49,64 @@ final class CountingLockStore implements LockStore {
 	}
 
 	@Override
-	public @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
-		Attempt attempt = this.store.handOver(key, token, nextToken, lease);
-		if (attempt != null && attempt.acquired()) {
-			this.handOvers.incrementAndGet();
-		}
-		return attempt;
+	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+		return this.store.handOver(key, token, nextToken, lease).thenApply((attempt) -> {
+			if (attempt != null && attempt.acquired()) {
+				this.handOvers.incrementAndGet();
+			}
+			return attempt;
+		});
 	}
 
 	@Override
-	public Attempt tryAcquire(String key, String token, Duration lease) {
+	public Set<Capability> capabilities() {
+		return this.store.capabilities();
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		return this.store.tryAcquire(key, token, lease);
 	}
 
 	@Override
-	public Attempt tryAcquire(String key, String token, Duration lease, String waiter, Duration waiterTtl) {
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
 		return this.store.tryAcquire(key, token, lease, waiter, waiterTtl);
 	}
 
 	@Override
-	public Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
+	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
 		return this.store.tryAcquireFair(key, token, lease, grantTimeout);
 	}
 
 	@Override
-	public void leave(String key, String waiter) {
-		this.store.leave(key, waiter);
+	public CompletionStage<Void> leave(String key, String waiter) {
+		return this.store.leave(key, waiter);
 	}
 
 	@Override
-	public boolean release(String key, String token) {
+	public CompletionStage<Boolean> release(String key, String token) {
 		return this.store.release(key, token);
 	}
 
 	@Override
-	public @Nullable List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
+	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		return this.store.tryAcquireAll(keys, token, lease);
 	}
 
 	@Override
-	public boolean expireAfter(String key, String token, Duration remaining) {
+	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
 		return this.store.expireAfter(key, token, remaining);
 	}
 
 	@Override
-	public List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease) {
+	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
 		return this.store.renew(renewals, lease);
 	}
 
 	@Override
-	public boolean isOwner(String key, String token) {
+	public CompletionStage<Boolean> isOwner(String key, String token) {
 		return this.store.isOwner(key, token);
 	}
 
@@ -111,7 +121,7 @@ final class CountingLockStore implements LockStore {
 	}
 
 	@Override
-	public KeyState inspect(String key) {
+	public CompletionStage<KeyState> inspect(String key) {
 		return this.store.inspect(key);
 	}
 

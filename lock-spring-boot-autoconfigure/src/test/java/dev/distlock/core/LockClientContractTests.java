@@ -529,14 +529,15 @@ abstract class LockClientContractTests {
 		LockStore deadClientStore = newStore();
 		try {
 			// A waiter that joins the queue and then never comes back
-			assertThat(deadClientStore.tryAcquireFair(key, "dead-client:1", Duration.ofSeconds(30), grantTimeout)
+			assertThat(Stages
+				.join(deadClientStore.tryAcquireFair(key, "dead-client:1", Duration.ofSeconds(30), grantTimeout))
 				.acquired()).isFalse();
 			DefaultLockClient waitingClient = newClient(settings).fair();
 			// Waits 10 s, a third of the 30 s watchdog lease the dead waiter would claim
 			Future<LockHold> waiter = inNewThread(() -> waitingClient.acquire(key, Duration.ofSeconds(10), null));
 			awaitWaiting(waitingClient, key);
 			holder.release();
-			assertThat(deadClientStore.inspect(key).ownerToken()).as("granted to the dead waiter")
+			assertThat(Stages.join(deadClientStore.inspect(key)).ownerToken()).as("granted to the dead waiter")
 				.isEqualTo("dead-client:1");
 			LockHold hold = waiter.get(30, TimeUnit.SECONDS);
 			assertThat(hold.fencingToken()).isGreaterThan(holder.fencingToken());

@@ -57,78 +57,80 @@ class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
 	@Test
 	void exclusiveScriptsOnAReadHeldKeyAnswerNotOwnerInsteadOfFailing() {
 		String key = uniqueKey("read-held");
-		assertThat(this.store.tryAcquireRead(key, "reader", LEASE)).isEqualTo(Attempt.granted(0));
+		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader", LEASE))).isEqualTo(Attempt.granted(0));
 		assertThat(redis.type(lockKey(key))).isEqualTo(DataType.HASH);
-		assertThat(this.store.release(key, "writer")).isFalse();
-		assertThat(this.store.isOwner(key, "writer")).isFalse();
-		assertThat(this.store.expireAfter(key, "writer", LEASE)).isFalse();
-		assertThat(this.store.renew(List.of(new Renewal(key, "writer")), LEASE)).containsExactly(RenewalOutcome.LOST);
-		Attempt refused = this.store.tryAcquire(key, "writer", LEASE);
+		assertThat(Stages.join(this.store.release(key, "writer"))).isFalse();
+		assertThat(Stages.join(this.store.isOwner(key, "writer"))).isFalse();
+		assertThat(Stages.join(this.store.expireAfter(key, "writer", LEASE))).isFalse();
+		assertThat(Stages.join(this.store.renew(List.of(new Renewal(key, "writer")), LEASE)))
+			.containsExactly(RenewalOutcome.LOST);
+		Attempt refused = Stages.join(this.store.tryAcquire(key, "writer", LEASE));
 		assertThat(refused.acquired()).isFalse();
 		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(LEASE);
-		assertThat(this.store.tryAcquireAll(List.of(key), "writer", LEASE)).singleElement()
+		assertThat(Stages.join(this.store.tryAcquireAll(List.of(key), "writer", LEASE))).singleElement()
 			.satisfies((attempt) -> assertThat(attempt.acquired()).isFalse());
-		assertThat(this.store.inspect(key).ownerToken()).isEqualTo("reader");
-		assertThat(this.store.isOwner(key, "reader")).isTrue();
-		assertThat(this.store.renew(List.of(new Renewal(key, "reader")), LEASE))
+		assertThat(Stages.join(this.store.inspect(key)).ownerToken()).isEqualTo("reader");
+		assertThat(Stages.join(this.store.isOwner(key, "reader"))).isTrue();
+		assertThat(Stages.join(this.store.renew(List.of(new Renewal(key, "reader")), LEASE)))
 			.containsExactly(RenewalOutcome.RENEWED);
-		assertThat(this.store.expireAfter(key, "reader", LEASE)).isTrue();
-		assertThat(this.store.release(key, "reader")).isTrue();
+		assertThat(Stages.join(this.store.expireAfter(key, "reader", LEASE))).isTrue();
+		assertThat(Stages.join(this.store.release(key, "reader"))).isTrue();
 		assertThat(redis.hasKey(lockKey(key))).isFalse();
 	}
 
 	@Test
 	void readScriptsOnAWriteHeldKeyAnswerNotOwner() {
 		String key = uniqueKey("write-held");
-		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isTrue();
-		Attempt refused = this.store.tryAcquireRead(key, "reader", LEASE);
+		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isTrue();
+		Attempt refused = Stages.join(this.store.tryAcquireRead(key, "reader", LEASE));
 		assertThat(refused.acquired()).isFalse();
 		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(LEASE);
-		assertThat(this.store.release(key, "reader")).isFalse();
-		assertThat(this.store.isOwner(key, "reader")).isFalse();
-		assertThat(this.store.expireAfter(key, "reader", LEASE)).isFalse();
-		assertThat(this.store.renew(List.of(new Renewal(key, "reader")), LEASE)).containsExactly(RenewalOutcome.LOST);
-		assertThat(this.store.isOwner(key, "writer")).isTrue();
-		assertThat(this.store.release(key, "writer")).isTrue();
+		assertThat(Stages.join(this.store.release(key, "reader"))).isFalse();
+		assertThat(Stages.join(this.store.isOwner(key, "reader"))).isFalse();
+		assertThat(Stages.join(this.store.expireAfter(key, "reader", LEASE))).isFalse();
+		assertThat(Stages.join(this.store.renew(List.of(new Renewal(key, "reader")), LEASE)))
+			.containsExactly(RenewalOutcome.LOST);
+		assertThat(Stages.join(this.store.isOwner(key, "writer"))).isTrue();
+		assertThat(Stages.join(this.store.release(key, "writer"))).isTrue();
 	}
 
 	@Test
 	void aWriterRefusedTwiceByReadersKeepsNewReadersOutUntilItGetsIn() {
 		String key = uniqueKey("writer-waiting");
-		assertThat(this.store.tryAcquireRead(key, "reader-1", LEASE).acquired()).isTrue();
-		assertThat(this.store.tryAcquire(key, "writer", LEASE).holderLeaseRemaining())
+		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader-1", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).holderLeaseRemaining())
 			.as("a writer refused once is told to try again soon")
 			.isLessThanOrEqualTo(RedisLockCommands.PENDING_WRITER_RECHECK);
-		assertThat(this.store.tryAcquire(key, "one-try", LEASE).acquired()).isFalse();
-		assertThat(this.store.tryAcquireRead(key, "reader-2", LEASE).acquired())
+		assertThat(Stages.join(this.store.tryAcquire(key, "one-try", LEASE)).acquired()).isFalse();
+		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader-2", LEASE)).acquired())
 			.as("a writer refused once may be trying once: readers still get in")
 			.isTrue();
-		assertThat(this.store.release(key, "reader-2")).isTrue();
-		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isFalse();
-		Attempt refused = this.store.tryAcquireRead(key, "reader-2", LEASE);
+		assertThat(Stages.join(this.store.release(key, "reader-2"))).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isFalse();
+		Attempt refused = Stages.join(this.store.tryAcquireRead(key, "reader-2", LEASE));
 		assertThat(refused.acquired()).isFalse();
 		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(RedisLockCommands.WRITER_WAITING);
-		assertThat(this.store.release(key, "reader-1")).isTrue();
-		assertThat(this.store.tryAcquire(key, "writer", LEASE).acquired()).isTrue();
+		assertThat(Stages.join(this.store.release(key, "reader-1"))).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isTrue();
 		assertThat(redis.hasKey(lockKey(key) + ":writer-waiting")).as("the grant cleared the writer's mark").isFalse();
-		assertThat(this.store.release(key, "writer")).isTrue();
-		assertThat(this.store.tryAcquireRead(key, "reader-2", LEASE).acquired()).isTrue();
-		assertThat(this.store.release(key, "reader-2")).isTrue();
+		assertThat(Stages.join(this.store.release(key, "writer"))).isTrue();
+		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader-2", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.release(key, "reader-2"))).isTrue();
 	}
 
 	@Test
 	void readersWhoseLeaseEndedAreDroppedAndTheKeyLivesAsLongAsTheLatestReader() throws Exception {
 		String key = uniqueKey("reader-expiry");
-		assertThat(this.store.tryAcquireRead(key, "short", Duration.ofMillis(200)).acquired()).isTrue();
-		assertThat(this.store.tryAcquireRead(key, "long", LEASE).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquireRead(key, "short", Duration.ofMillis(200))).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquireRead(key, "long", LEASE)).acquired()).isTrue();
 		assertThat(redis.getExpire(lockKey(key))).isGreaterThan(5);
 		Thread.sleep(300);
-		assertThat(this.store.isOwner(key, "short")).isFalse();
-		assertThat(this.store.renew(List.of(new Renewal(key, "short"), new Renewal(key, "long")), LEASE))
+		assertThat(Stages.join(this.store.isOwner(key, "short"))).isFalse();
+		assertThat(Stages.join(this.store.renew(List.of(new Renewal(key, "short"), new Renewal(key, "long")), LEASE)))
 			.containsExactly(RenewalOutcome.LOST, RenewalOutcome.RENEWED);
 		assertThat(redis.<String, String>opsForHash().keys(lockKey(key))).containsExactly("long");
-		assertThat(this.store.release(key, "short")).isFalse();
-		assertThat(this.store.release(key, "long")).isTrue();
+		assertThat(Stages.join(this.store.release(key, "short"))).isFalse();
+		assertThat(Stages.join(this.store.release(key, "long"))).isTrue();
 		assertThat(redis.hasKey(lockKey(key))).isFalse();
 	}
 

@@ -16,10 +16,12 @@
 
 package dev.distlock.test;
 
+import java.util.concurrent.CompletionStage;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +32,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,6 +49,11 @@ import org.jspecify.annotations.Nullable;
  * @since 0.2.0
  */
 public final class InMemoryLockStore implements LockStore {
+
+	@Override
+	public Set<Capability> capabilities() {
+		return EnumSet.allOf(Capability.class);
+	}
 
 	/**
 	 * How soon a writer refused by readers for the first time is told to try again, as
@@ -78,203 +86,230 @@ public final class InMemoryLockStore implements LockStore {
 	private volatile boolean unreachable;
 
 	@Override
-	public synchronized Attempt tryAcquire(String key, String token, Duration lease) {
-		requireReachable(key, "acquire");
-		Attempt busy = busyForWriter(key, token);
-		if (busy != null) {
-			return busy;
-		}
-		return grant(key, token, lease);
-	}
-
-	@Override
-	public synchronized Attempt tryAcquire(String key, String token, Duration lease, String waiter,
-			Duration waiterTtl) {
-		Attempt attempt = tryAcquire(key, token, lease);
-		if (attempt.acquired()) {
-			forget(this.waiters, key, waiter);
-		}
-		else {
-			this.waiters.computeIfAbsent(key, (name) -> new HashMap<>())
-				.put(waiter, System.nanoTime() + waiterTtl.toNanos());
-		}
-		return attempt;
-	}
-
-	@Override
-	public Attempt tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout) {
-		String woken = null;
-		Attempt attempt;
-		synchronized (this) {
+	public synchronized CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+		return Stages.now(() -> {
 			requireReachable(key, "acquire");
-			Grant current = live(key);
-			if (current != null && current.token.equals(token)) {
-				this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-				return Attempt.granted(this.fences.getOrDefault(key, 0L));
+			Attempt busy = busyForWriter(key, token);
+			if (busy != null) {
+				return busy;
 			}
-			Attempt refused = busyForWriter(key, token);
-			Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
-			Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
-			if (refused == null) {
-				while (!queue.isEmpty() && !queue.peek().token.equals(token) && !isAlive(living, queue.peek().token)) {
-					living.remove(queue.poll().token);
+			return grant(key, token, lease);
+		});
+	}
+
+	@Override
+	public synchronized CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
+		return Stages.now(() -> {
+			Attempt attempt = Stages.join(tryAcquire(key, token, lease));
+			if (attempt.acquired()) {
+				forget(this.waiters, key, waiter);
+			}
+			else {
+				this.waiters.computeIfAbsent(key, (name) -> new HashMap<>())
+					.put(waiter, System.nanoTime() + waiterTtl.toNanos());
+			}
+			return attempt;
+		});
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		return Stages.now(() -> {
+			String woken = null;
+			Attempt attempt;
+			synchronized (this) {
+				requireReachable(key, "acquire");
+				Grant current = live(key);
+				if (current != null && current.token.equals(token)) {
+					this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+					return Attempt.granted(this.fences.getOrDefault(key, 0L));
 				}
-				if (queue.isEmpty() || queue.peek().token.equals(token)) {
-					if (!queue.isEmpty()) {
+				Attempt refused = busyForWriter(key, token);
+				Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
+				Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
+				if (refused == null) {
+					while (!queue.isEmpty() && !queue.peek().token.equals(token)
+							&& !isAlive(living, queue.peek().token)) {
 						living.remove(queue.poll().token);
 					}
-					return grant(key, token, lease);
+					if (queue.isEmpty() || queue.peek().token.equals(token)) {
+						if (!queue.isEmpty()) {
+							living.remove(queue.poll().token);
+						}
+						return grant(key, token, lease);
+					}
+					woken = handOver(key);
+				}
+				if (grantTimeout != null) {
+					if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
+						queue.add(new Queued(token, grantTimeout));
+					}
+				}
+				attempt = (refused != null) ? refused : busy(live(key));
+			}
+			if (woken != null) {
+				notify(key, woken);
+			}
+			return attempt;
+		});
+	}
+
+	@Override
+	public synchronized CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken,
+			Duration lease) {
+		return Stages.now(() -> {
+			requireReachable(key, "release");
+			Grant current = live(key);
+			if (current == null || !current.token.equals(token)) {
+				return Attempt.busy(null);
+			}
+			if (!this.queues.getOrDefault(key, new ArrayDeque<>()).isEmpty()) {
+				return null;
+			}
+			return grant(key, nextToken, lease);
+		});
+	}
+
+	@Override
+	public CompletionStage<Void> leave(String key, String waiter) {
+		return Stages.now(() -> {
+			String woken = null;
+			synchronized (this) {
+				requireReachable(key, "leave");
+				forget(this.waiters, key, waiter);
+				forget(this.alive, key, waiter);
+				Grant current = live(key);
+				if (current == null || !current.token.equals(waiter)) {
+					return null;
+				}
+				this.locks.remove(key);
+				woken = handOver(key);
+			}
+			notify(key, woken);
+			return null;
+		});
+	}
+
+	@Override
+	public synchronized CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token,
+			Duration lease) {
+		return Stages.now(() -> {
+			requireReachable(keys.get(0), "acquire");
+			List<Attempt> busy = new ArrayList<>(keys.size());
+			for (String key : keys) {
+				busy.add(busyForWriter(key, token));
+			}
+			List<Attempt> attempts = new ArrayList<>(keys.size());
+			boolean free = busy.stream().allMatch((attempt) -> attempt == null);
+			for (int i = 0; i < keys.size(); i++) {
+				Attempt refused = busy.get(i);
+				attempts.add(free ? Stages.join(tryAcquire(keys.get(i), token, lease))
+						: (refused != null) ? refused : Attempt.busy(null));
+			}
+			return attempts;
+		});
+	}
+
+	@Override
+	public synchronized CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
+		return Stages.now(() -> {
+			requireReachable(key, "acquire");
+			Grant writer = live(key);
+			if (writer != null) {
+				return busy(writer);
+			}
+			WriterWaiting waiting = liveWriterWaiting(key);
+			if (waiting != null && waiting.active) {
+				return Attempt.busy(Duration.ofNanos(Math.max(0, waiting.expiresAtNanos - System.nanoTime())));
+			}
+			this.readers.computeIfAbsent(key, (name) -> new LinkedHashMap<>())
+				.put(token, System.nanoTime() + lease.toNanos());
+			return Attempt.granted(0);
+		});
+	}
+
+	@Override
+	public synchronized CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+		return Stages.now(() -> {
+			requireReachable(key, "release");
+			Map<String, Long> reading = liveReaders(key);
+			if (reading.containsKey(token)) {
+				reading.put(token, System.nanoTime() + remaining.toNanos());
+				return true;
+			}
+			Grant current = live(key);
+			if (current == null || !current.token.equals(token)) {
+				return false;
+			}
+			this.locks.put(key, new Grant(token, System.nanoTime() + remaining.toNanos()));
+			return true;
+		});
+	}
+
+	@Override
+	public CompletionStage<Boolean> release(String key, String token) {
+		return Stages.now(() -> {
+			boolean owned;
+			String woken;
+			synchronized (this) {
+				requireReachable(key, "release");
+				Map<String, Long> reading = this.readers.get(key);
+				if (reading != null && reading.containsKey(token)) {
+					owned = System.nanoTime() - reading.remove(token) < 0;
+					if (!liveReaders(key).isEmpty()) {
+						return owned;
+					}
+				}
+				else {
+					Grant current = live(key);
+					if (current == null || !current.token.equals(token)) {
+						return false;
+					}
+					this.locks.remove(key);
+					owned = true;
 				}
 				woken = handOver(key);
 			}
-			if (grantTimeout != null) {
-				if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
-					queue.add(new Queued(token, grantTimeout));
-				}
-			}
-			attempt = (refused != null) ? refused : busy(live(key));
-		}
-		if (woken != null) {
 			notify(key, woken);
-		}
-		return attempt;
+			return owned;
+		});
 	}
 
 	@Override
-	public synchronized @Nullable Attempt handOver(String key, String token, String nextToken, Duration lease) {
-		requireReachable(key, "release");
-		Grant current = live(key);
-		if (current == null || !current.token.equals(token)) {
-			return Attempt.busy(null);
-		}
-		if (!this.queues.getOrDefault(key, new ArrayDeque<>()).isEmpty()) {
-			return null;
-		}
-		return grant(key, nextToken, lease);
+	public synchronized CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+		return Stages.now(() -> {
+			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+			for (Renewal renewal : renewals) {
+				Grant current = live(renewal.key());
+				Map<String, Long> reading = liveReaders(renewal.key());
+				if (this.unreachable) {
+					outcomes.add(RenewalOutcome.FAILED);
+				}
+				else if (current != null && current.token.equals(renewal.token())) {
+					this.locks.put(renewal.key(), new Grant(renewal.token(), System.nanoTime() + lease.toNanos()));
+					outcomes.add(RenewalOutcome.RENEWED);
+				}
+				else if (reading.containsKey(renewal.token())) {
+					reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
+					outcomes.add(RenewalOutcome.RENEWED);
+				}
+				else {
+					outcomes.add(RenewalOutcome.LOST);
+				}
+			}
+			return outcomes;
+		});
 	}
 
 	@Override
-	public void leave(String key, String waiter) {
-		String woken = null;
-		synchronized (this) {
-			requireReachable(key, "leave");
-			forget(this.waiters, key, waiter);
-			forget(this.alive, key, waiter);
+	public synchronized CompletionStage<Boolean> isOwner(String key, String token) {
+		return Stages.now(() -> {
+			requireReachable(key, "check");
 			Grant current = live(key);
-			if (current == null || !current.token.equals(waiter)) {
-				return;
-			}
-			this.locks.remove(key);
-			woken = handOver(key);
-		}
-		notify(key, woken);
-	}
-
-	@Override
-	public synchronized List<Attempt> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		requireReachable(keys.get(0), "acquire");
-		List<Attempt> busy = new ArrayList<>(keys.size());
-		for (String key : keys) {
-			busy.add(busyForWriter(key, token));
-		}
-		List<Attempt> attempts = new ArrayList<>(keys.size());
-		boolean free = busy.stream().allMatch((attempt) -> attempt == null);
-		for (int i = 0; i < keys.size(); i++) {
-			Attempt refused = busy.get(i);
-			attempts
-				.add(free ? tryAcquire(keys.get(i), token, lease) : (refused != null) ? refused : Attempt.busy(null));
-		}
-		return attempts;
-	}
-
-	@Override
-	public synchronized Attempt tryAcquireRead(String key, String token, Duration lease) {
-		requireReachable(key, "acquire");
-		Grant writer = live(key);
-		if (writer != null) {
-			return busy(writer);
-		}
-		WriterWaiting waiting = liveWriterWaiting(key);
-		if (waiting != null && waiting.active) {
-			return Attempt.busy(Duration.ofNanos(Math.max(0, waiting.expiresAtNanos - System.nanoTime())));
-		}
-		this.readers.computeIfAbsent(key, (name) -> new LinkedHashMap<>())
-			.put(token, System.nanoTime() + lease.toNanos());
-		return Attempt.granted(0);
-	}
-
-	@Override
-	public synchronized boolean expireAfter(String key, String token, Duration remaining) {
-		requireReachable(key, "release");
-		Map<String, Long> reading = liveReaders(key);
-		if (reading.containsKey(token)) {
-			reading.put(token, System.nanoTime() + remaining.toNanos());
-			return true;
-		}
-		Grant current = live(key);
-		if (current == null || !current.token.equals(token)) {
-			return false;
-		}
-		this.locks.put(key, new Grant(token, System.nanoTime() + remaining.toNanos()));
-		return true;
-	}
-
-	@Override
-	public boolean release(String key, String token) {
-		boolean owned;
-		String woken;
-		synchronized (this) {
-			requireReachable(key, "release");
-			Map<String, Long> reading = this.readers.get(key);
-			if (reading != null && reading.containsKey(token)) {
-				owned = System.nanoTime() - reading.remove(token) < 0;
-				if (!liveReaders(key).isEmpty()) {
-					return owned;
-				}
-			}
-			else {
-				Grant current = live(key);
-				if (current == null || !current.token.equals(token)) {
-					return false;
-				}
-				this.locks.remove(key);
-				owned = true;
-			}
-			woken = handOver(key);
-		}
-		notify(key, woken);
-		return owned;
-	}
-
-	@Override
-	public synchronized List<RenewalOutcome> renew(List<Renewal> renewals, Duration lease) {
-		List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
-		for (Renewal renewal : renewals) {
-			Grant current = live(renewal.key());
-			Map<String, Long> reading = liveReaders(renewal.key());
-			if (this.unreachable) {
-				outcomes.add(RenewalOutcome.FAILED);
-			}
-			else if (current != null && current.token.equals(renewal.token())) {
-				this.locks.put(renewal.key(), new Grant(renewal.token(), System.nanoTime() + lease.toNanos()));
-				outcomes.add(RenewalOutcome.RENEWED);
-			}
-			else if (reading.containsKey(renewal.token())) {
-				reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
-				outcomes.add(RenewalOutcome.RENEWED);
-			}
-			else {
-				outcomes.add(RenewalOutcome.LOST);
-			}
-		}
-		return outcomes;
-	}
-
-	@Override
-	public synchronized boolean isOwner(String key, String token) {
-		requireReachable(key, "check");
-		Grant current = live(key);
-		return (current != null && current.token.equals(token)) || liveReaders(key).containsKey(token);
+			return (current != null && current.token.equals(token)) || liveReaders(key).containsKey(token);
+		});
 	}
 
 	@Override
@@ -296,32 +331,36 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public synchronized KeyState inspect(String key) {
-		requireReachable(key, "inspect");
-		Grant current = holder(key);
-		Long fence = this.fences.get(key);
-		if (current == null) {
-			return new KeyState(null, null, (fence != null) ? fence : 0);
-		}
-		Duration ttl = (current.expiresAtNanos == Long.MAX_VALUE) ? null
-				: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime()));
-		return new KeyState(current.token, ttl, (fence != null) ? fence : 0);
+	public synchronized CompletionStage<KeyState> inspect(String key) {
+		return Stages.now(() -> {
+			requireReachable(key, "inspect");
+			Grant current = holder(key);
+			Long fence = this.fences.get(key);
+			if (current == null) {
+				return new KeyState(null, null, (fence != null) ? fence : 0);
+			}
+			Duration ttl = (current.expiresAtNanos == Long.MAX_VALUE) ? null
+					: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime()));
+			return new KeyState(current.token, ttl, (fence != null) ? fence : 0);
+		});
 	}
 
 	@Override
-	public @Nullable String forceRelease(String key) {
-		Grant released;
-		synchronized (this) {
-			requireReachable(key, "force-release");
-			released = holder(key);
-			if (released == null) {
-				return null;
+	public CompletionStage<@Nullable String> forceRelease(String key) {
+		return Stages.now(() -> {
+			Grant released;
+			synchronized (this) {
+				requireReachable(key, "force-release");
+				released = holder(key);
+				if (released == null) {
+					return null;
+				}
+				this.locks.remove(key);
+				this.readers.remove(key);
 			}
-			this.locks.remove(key);
-			this.readers.remove(key);
-		}
-		notify(key, null);
-		return released.token;
+			notify(key, null);
+			return released.token;
+		});
 	}
 
 	/**

@@ -28,6 +28,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.Stages;
 
 import org.springframework.util.Assert;
 
@@ -140,7 +141,7 @@ public final class InMemoryLocks implements AutoCloseable {
 		Assert.hasText(key, "'key' must not be empty");
 		Assert.isTrue(duration != null && duration.compareTo(Duration.ZERO) > 0, "'duration' must be positive");
 		String owner = newForeignOwner(key);
-		boolean free = this.store.tryAcquire(key, owner, duration).acquired();
+		boolean free = Stages.join(this.store.tryAcquire(key, owner, duration)).acquired();
 		requireWasFree(key, free);
 		this.foreignOwners.put(key, owner);
 	}
@@ -157,7 +158,7 @@ public final class InMemoryLocks implements AutoCloseable {
 			throw new IllegalStateException(
 					"Lock '" + key + "' was not made busy by makeBusy or loseLease; made busy: " + busyKeys());
 		}
-		this.store.release(key, owner);
+		Stages.join(this.store.release(key, owner));
 	}
 
 	/**
@@ -220,7 +221,7 @@ public final class InMemoryLocks implements AutoCloseable {
 
 	private String newForeignOwner(String key) {
 		String previous = this.foreignOwners.get(key);
-		if (previous != null && this.store.isOwner(key, previous)) {
+		if (previous != null && Stages.join(this.store.isOwner(key, previous))) {
 			throw new IllegalStateException(
 					"Lock '" + key + "' is already held by another instance; call makeFree first");
 		}

@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+/**
+ * Helpers for the {@link CompletionStage}s of a {@link LockStore}.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class Stages {
+
+	private Stages() {
+	}
+
+	/**
+	 * Return the stage of a computation that runs on the calling thread: completed with
+	 * its result, or failed with what it threw.
+	 * @param <T> the result type
+	 * @param computation what to run
+	 * @return the completed stage
+	 */
+	public static <T> CompletableFuture<T> now(Supplier<T> computation) {
+		try {
+			return CompletableFuture.completedFuture(computation.get());
+		}
+		catch (RuntimeException | Error ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * Wait for a stage and return its result, rethrowing its failure as it was (not
+	 * wrapped in a {@link CompletionException}).
+	 * @param <T> the result type
+	 * @param stage the stage
+	 * @return the result
+	 */
+	public static <T> T join(CompletionStage<T> stage) {
+		try {
+			return stage.toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			throw rethrowable(ex.getCause());
+		}
+	}
+
+	/**
+	 * Return the failure a stage completed with, unwrapped from
+	 * {@link CompletionException} and {@link ExecutionException}.
+	 * @param failure the failure
+	 * @return its cause, or itself
+	 */
+	public static Throwable unwrap(Throwable failure) {
+		Throwable current = failure;
+		while ((current instanceof CompletionException || current instanceof ExecutionException)
+				&& current.getCause() != null) {
+			current = current.getCause();
+		}
+		return current;
+	}
+
+	private static RuntimeException rethrowable(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		if (cause instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		if (cause instanceof Error error) {
+			throw error;
+		}
+		return new CompletionException(cause);
+	}
+
+}
