@@ -44,12 +44,35 @@ final class CallLocks {
 		return client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime());
 	}
 
-	static CompletionStage<List<LockHold>> acquireAsync(LockClient client, List<String> keys, LockOperation operation) {
-		if (keys.size() == 1) {
-			return client.acquireAsync(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime())
-				.thenApply(List::of);
+	/**
+	 * Start acquiring the locks of one call. Cancelling the returned future cancels the
+	 * acquisition itself (not a stage derived from it), and a hold that arrives after the
+	 * cancellation is released.
+	 */
+	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys,
+			LockOperation operation) {
+		if (keys.size() > 1) {
+			return client.acquireAllAsync(operation.name(), keys, operation.waitTime(), operation.leaseTime())
+				.toCompletableFuture();
 		}
-		return client.acquireAllAsync(operation.name(), keys, operation.waitTime(), operation.leaseTime());
+		CompletableFuture<LockHold> acquisition = client
+			.acquireAsync(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime())
+			.toCompletableFuture();
+		CompletableFuture<List<LockHold>> holds = new CompletableFuture<>();
+		holds.whenComplete((taken, failure) -> {
+			if (holds.isCancelled()) {
+				acquisition.cancel(false);
+			}
+		});
+		acquisition.whenComplete((hold, failure) -> {
+			if (failure != null) {
+				holds.completeExceptionally(CompletionStageLocking.unwrap(failure));
+			}
+			else if (!holds.complete(List.of(hold))) {
+				releaseAsync(List.of(hold), null);
+			}
+		});
+		return holds;
 	}
 
 	/**

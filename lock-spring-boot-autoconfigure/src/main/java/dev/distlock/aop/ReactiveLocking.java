@@ -63,8 +63,11 @@ final class ReactiveLocking {
 		if (adapter == null) {
 			throw new IllegalStateException("No reactive adapter for " + operation.method().getReturnType());
 		}
+		// A cancellation (a disposed subscription, a disconnected client) cancels the
+		// acquisition itself; holds that arrive after it are discarded, and released.
 		Mono<List<LockHold>> acquire = Mono
-			.defer(() -> Mono.fromCompletionStage(CallLocks.acquireAsync(client, keys, operation)))
+			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation), false))
+			.doOnDiscard(List.class, (holds) -> releaseDiscarded(holds))
 			.onErrorMap(DistributedLockException.class, NotAcquired::new);
 		if (adapter.isMultiValue()) {
 			Flux<Object> locked = Flux
@@ -82,6 +85,13 @@ final class ReactiveLocking {
 			.onErrorResume(NotAcquired.class, (failure) -> Mono
 				.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
 		return adapter.fromPublisher(locked);
+	}
+
+	private static void releaseDiscarded(List<?> holds) {
+		holds.stream()
+			.filter(LockHold.class::isInstance)
+			.map(LockHold.class::cast)
+			.forEach((hold) -> hold.releaseAsync().exceptionally((failure) -> null));
 	}
 
 	/**

@@ -33,14 +33,14 @@ import org.springframework.util.Assert;
  */
 final class CallHold implements LockHold {
 
-	private final DefaultLockClient client;
+	private final Locks locks;
 
 	private final Lease lease;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	CallHold(DefaultLockClient client, Lease lease) {
-		this.client = client;
+	CallHold(Locks locks, Lease lease) {
+		this.locks = locks;
 		this.lease = lease;
 	}
 
@@ -62,7 +62,7 @@ final class CallHold implements LockHold {
 	@Override
 	public void confirmOwnership() {
 		requireNotReleased();
-		this.client.confirmOwnership(this.lease);
+		Stages.join(this.locks.releases.confirmOwnership(this.lease));
 	}
 
 	@Override
@@ -80,7 +80,7 @@ final class CallHold implements LockHold {
 		if (!this.released.compareAndSet(false, true)) {
 			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
 		}
-		this.client.end(this.lease, holdAtLeast);
+		Stages.join(this.locks.releases.release(this.lease, holdAtLeast));
 	}
 
 	@Override
@@ -95,16 +95,19 @@ final class CallHold implements LockHold {
 	}
 
 	private CompletionStage<Void> endAsync(@Nullable Duration holdAtLeast) {
+		if (!this.released.compareAndSet(false, true)) {
+			return CompletableFuture
+				.failedFuture(new IllegalStateException("Lock '" + key() + "' was already released by this hold"));
+		}
 		CompletableFuture<Void> released = new CompletableFuture<>();
-		this.client.dispatch(() -> {
-			try {
-				end(holdAtLeast);
+		this.locks.releases.release(this.lease, holdAtLeast).whenCompleteAsync((done, failure) -> {
+			if (failure != null) {
+				released.completeExceptionally(Stages.unwrap(failure));
+			}
+			else {
 				released.complete(null);
 			}
-			catch (RuntimeException ex) {
-				released.completeExceptionally(ex);
-			}
-		});
+		}, this.locks.engine.callbacks());
 		return released;
 	}
 

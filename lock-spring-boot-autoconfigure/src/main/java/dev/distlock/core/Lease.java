@@ -18,6 +18,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,6 +61,14 @@ final class Lease {
 	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
 	private final AtomicBoolean ended = new AtomicBoolean();
+
+	private final AtomicBoolean turnPassed = new AtomicBoolean();
+
+	/** The name of the thread holding this grant through a lock handle, if any. */
+	volatile @Nullable String holderThread;
+
+	/** The task that passes the local turn on when a fixed lease runs out, if any. */
+	volatile @Nullable ScheduledFuture<?> expiry;
 
 	/** The name and listener of the acquisition that got this grant. */
 	final Tracking tracking;
@@ -206,6 +215,16 @@ final class Lease {
 
 	boolean isEnded() {
 		return this.ended.get();
+	}
+
+	/**
+	 * Mark the local turn this grant holds as passed on: at its release, or earlier when
+	 * its lease ran out or was lost, so that the next local caller may take the key as
+	 * any other client may.
+	 * @return {@code true} for the one caller that passes it on
+	 */
+	boolean passTurn() {
+		return this.turnPassed.compareAndSet(false, true);
 	}
 
 	private record Loss(LossReason kind, String reason) {

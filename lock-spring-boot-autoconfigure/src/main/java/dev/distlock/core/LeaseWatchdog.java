@@ -22,9 +22,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
@@ -33,12 +36,14 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Renews the leases of every watchdog-mode lock one client holds, from one scheduler
- * thread, every third of the lease, handing the store up to a batch of leases per call. A
- * lease the store reports lost is marked lost and no longer renewed; a lost lease is
- * never re-created. A lease released while its renewal was in flight is not reported:
- * release stops watching before it asks the store, and a loss counts only if the lease
- * was still watched.
+ * Renews the leases of every watchdog-mode lock one client holds, on the client's shared
+ * timer, every third of the lease, handing the store up to a batch of leases per request.
+ * The batches of one round are sent together, without waiting for each other's replies; a
+ * round that is still in flight when the next one is due is not overlapped. A lease the
+ * store reports lost is marked lost, reported, no longer renewed, and its local turn
+ * passed on; a lost lease is never re-created. A lease released while its renewal was in
+ * flight is not reported: release stops watching before it asks the store, and a loss
+ * counts only if the lease was still watched.
  *
  * @author distlock
  * @since 0.1.0
@@ -59,9 +64,13 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final Set<Lease> watched = ConcurrentHashMap.newKeySet();
 
-	private final ScheduledExecutorService scheduler;
-
 	private final LockClientListener listener;
+
+	private final Consumer<Lease> lost;
+
+	private final ScheduledFuture<?> task;
+
+	private final AtomicBoolean roundInFlight = new AtomicBoolean();
 
 	private volatile @Nullable RenewalBatch lastBatch;
 
@@ -74,35 +83,20 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param store the store to renew in
 	 * @param lease the lease to renew to
 	 * @param interval how often to renew
-	 * @param batchSize leases per store call
-	 * @param threadName the scheduler thread's name
-	 */
-	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, String threadName) {
-		this(store, lease, interval, batchSize, threadName, LockClientListener.NONE);
-	}
-
-	/**
-	 * Create and start a watchdog that reports each renewal batch.
-	 * @param store the store to renew in
-	 * @param lease the lease to renew to
-	 * @param interval how often to renew
-	 * @param batchSize leases per store call
-	 * @param threadName the scheduler thread's name
+	 * @param batchSize leases per store request
+	 * @param timer the client's timer
 	 * @param listener told of every renewal batch and every lease found lost
+	 * @param lost told of every lease found lost
 	 */
-	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, String threadName,
-			LockClientListener listener) {
+	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, ScheduledExecutorService timer,
+			LockClientListener listener, Consumer<Lease> lost) {
 		this.listener = listener;
 		this.store = store;
 		this.lease = lease;
 		this.batchSize = batchSize;
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, threadName);
-			thread.setDaemon(true);
-			return thread;
-		});
 		this.interval = interval;
-		this.scheduler.scheduleWithFixedDelay(this::renewAll, interval.toNanos(), interval.toNanos(),
+		this.lost = lost;
+		this.task = timer.scheduleAtFixedRate(this::renewAll, interval.toNanos(), interval.toNanos(),
 				TimeUnit.NANOSECONDS);
 	}
 
@@ -119,27 +113,54 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Renew every watched lease now. Called by the scheduler; never throws.
+	 * Send a renewal round for every watched lease, unless the last round is still in
+	 * flight. Called by the timer; never throws, never waits for the store.
+	 * @return completed when every batch of the round has its answer
 	 */
-	void renewAll() {
+	CompletableFuture<Void> renewAll() {
+		if (this.watched.isEmpty() || !this.roundInFlight.compareAndSet(false, true)) {
+			return CompletableFuture.completedFuture(null);
+		}
 		List<Lease> leases = new ArrayList<>(this.watched);
-		boolean roundFailed = false;
+		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
 		for (int from = 0; from < leases.size(); from += this.batchSize) {
-			List<Lease> batch = leases.subList(from, Math.min(leases.size(), from + this.batchSize));
-			long started = System.nanoTime();
+			batches.add(renew(leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
+		}
+		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
+			this.failing = batches.stream().anyMatch((batch) -> batch.join());
+			this.roundInFlight.set(false);
+		});
+	}
+
+	/**
+	 * Renew one batch.
+	 * @return whether the batch failed as a whole
+	 */
+	private CompletableFuture<Boolean> renew(List<Lease> batch) {
+		long requestedAt = System.nanoTime();
+		CompletableFuture<List<RenewalOutcome>> outcomes;
+		try {
+			outcomes = this.store
+				.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease)
+				.toCompletableFuture();
+		}
+		catch (RuntimeException ex) {
+			outcomes = CompletableFuture.failedFuture(ex);
+		}
+		return outcomes.handle((renewed, failure) -> {
 			RenewalBatch result;
-			try {
-				result = renew(batch, started);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not renew " + batch.size() + " lock lease(s)", ex);
+			if (failure != null) {
+				Throwable cause = Stages.unwrap(failure);
+				logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
 				batch.forEach((lease) -> lease.renewalFailing = true);
 				result = new RenewalBatch(batch.size(), 0, 0, batch.size(),
-						Duration.ofNanos(System.nanoTime() - started), Instant.now(), ex);
+						Duration.ofNanos(System.nanoTime() - requestedAt), Instant.now(), cause);
 			}
-			roundFailed |= finished(result);
-		}
-		this.failing = roundFailed;
+			else {
+				result = renewed(batch, renewed, requestedAt);
+			}
+			return finished(result);
+		});
 	}
 
 	private boolean finished(RenewalBatch batch) {
@@ -157,20 +178,19 @@ final class LeaseWatchdog implements AutoCloseable {
 		return failed;
 	}
 
-	private RenewalBatch renew(List<Lease> batch, long requestedAt) {
-		List<RenewalOutcome> outcomes = Stages.join(this.store
-			.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease));
+	private RenewalBatch renewed(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
 		int failed = 0;
-		int lost = 0;
+		int lostCount = 0;
 		for (int i = 0; i < batch.size(); i++) {
 			Lease lease = batch.get(i);
 			switch (outcomes.get(i)) {
 				case RENEWED -> lease.renewed(requestedAt);
 				case LOST -> {
-					lost++;
+					lostCount++;
 					if (this.watched.remove(lease)) {
 						lease.reportLost(LossReason.TAKEN, TAKEN);
 						logger.warn("Lock '" + lease.key() + "' was lost: its key expired or has another owner");
+						this.lost.accept(lease);
 					}
 				}
 				case FAILED -> {
@@ -183,7 +203,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			logger.warn("Could not renew " + failed + " lock lease(s); retrying in " + this.interval.toMillis()
 					+ " ms unless the lease runs out first");
 		}
-		return new RenewalBatch(batch.size(), batch.size() - failed - lost, lost, failed,
+		return new RenewalBatch(batch.size(), batch.size() - failed - lostCount, lostCount, failed,
 				Duration.ofNanos(System.nanoTime() - requestedAt), Instant.now(), null);
 	}
 
@@ -197,7 +217,7 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.scheduler.shutdownNow();
+		this.task.cancel(false);
 		this.watched.clear();
 	}
 

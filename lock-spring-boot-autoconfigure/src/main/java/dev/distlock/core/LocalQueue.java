@@ -18,9 +18,6 @@ package dev.distlock.core;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The local turn for one key inside one client: a first-come, first-served mutex that is
@@ -97,38 +94,6 @@ final class LocalQueue {
 			next.complete(null);
 		}
 		return next != null;
-	}
-
-	/**
-	 * Wait for the turn, blocking the calling thread.
-	 * @param waitNanos how long to wait; {@code 0} takes the turn only if it is free
-	 * @return whether the caller now has the turn
-	 * @throws InterruptedException if interrupted; the caller then has no turn
-	 */
-	boolean await(long waitNanos) throws InterruptedException {
-		if (waitNanos <= 0) {
-			return tryTake();
-		}
-		CompletableFuture<Void> turn = enqueue();
-		if (turn.isDone()) {
-			return true;
-		}
-		try {
-			turn.get(waitNanos, TimeUnit.NANOSECONDS);
-			return true;
-		}
-		catch (TimeoutException ex) {
-			return !abandon(turn);
-		}
-		catch (InterruptedException ex) {
-			if (!abandon(turn)) {
-				pass();
-			}
-			throw ex;
-		}
-		catch (ExecutionException ex) {
-			throw new IllegalStateException("A local turn is never completed exceptionally", ex);
-		}
 	}
 
 	/**

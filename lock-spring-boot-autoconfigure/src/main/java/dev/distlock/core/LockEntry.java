@@ -17,18 +17,18 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The state of one lock key inside one client, shared by every handle and hold for that
- * key while any of them is in use: the local turn, the wake-up signal of the caller
- * waiting in the store, and the reentrancy of a thread-bound hold.
+ * The local state of one key of one client: its queue for the local turn (only the caller
+ * holding the turn talks to the store for that key), the lock a holder handed over to the
+ * caller taking the turn next, and how many callers use the entry.
+ * <p>
+ * Fair and read acquisitions take no local turn: each has an entry of its own, never
+ * shared, whose turn it holds from the start.
  *
  * @author distlock
  * @since 0.1.0
@@ -39,30 +39,10 @@ final class LockEntry {
 
 	final LocalQueue queue = new LocalQueue();
 
-	final ReleaseSignal signal = new ReleaseSignal();
-
 	/**
 	 * Callers using this entry (waiting or holding); guarded by the client's entry map.
 	 */
 	int users;
-
-	/** The thread holding the turn through a {@link LockHandle}, if any. */
-	volatile @Nullable Thread owner;
-
-	/** Re-entries of {@link #owner}; read and written by the owner only. */
-	int holdCount;
-
-	/**
-	 * Callers of this entry waiting in the store: at most the head of the local queue, or
-	 * every waiting caller of a fair lock.
-	 */
-	final AtomicInteger storeWaiting = new AtomicInteger();
-
-	/**
-	 * The signals of the callers waiting for this fair lock in the store, each woken
-	 * alone.
-	 */
-	final Set<ReleaseSignal> fairSignals = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * A lock the last holder handed over to the caller taking the local turn next (lock
@@ -78,19 +58,19 @@ final class LockEntry {
 	 */
 	final AtomicLong yieldNanos = new AtomicLong();
 
-	/** The lease of {@link #owner}'s hold; written by the owner only. */
-	volatile @Nullable Lease threadLease;
-
 	LockEntry(String key) {
 		this.key = key;
 	}
 
 	/**
-	 * Wake every caller waiting in the store for this key.
+	 * Return an entry of its own for one fair or read acquisition, whose turn it holds.
+	 * @param key the lock key
+	 * @return the entry
 	 */
-	void wakeAll() {
-		this.signal.wake();
-		this.fairSignals.forEach(ReleaseSignal::wake);
+	static LockEntry unshared(String key) {
+		LockEntry entry = new LockEntry(key);
+		entry.queue.tryTake();
+		return entry;
 	}
 
 	/**
@@ -104,10 +84,6 @@ final class LockEntry {
 	 */
 	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs) {
 
-	}
-
-	boolean isOwnedBy(Thread thread) {
-		return this.owner == thread;
 	}
 
 }

@@ -80,6 +80,16 @@ public final class Stages {
 		return current;
 	}
 
+	/**
+	 * Return a failure to rethrow from a stage's continuation: the failure unwrapped if
+	 * unchecked, else wrapped in a {@link CompletionException}.
+	 * @param failure the failure
+	 * @return what to throw
+	 */
+	public static RuntimeException asUnchecked(Throwable failure) {
+		return rethrowable(failure);
+	}
+
 	private static RuntimeException rethrowable(Throwable failure) {
 		Throwable cause = unwrap(failure);
 		if (cause instanceof RuntimeException runtime) {

@@ -19,8 +19,6 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.LockAcquisitionException;
-import dev.distlock.core.DefaultLockClient.Acquisition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -51,11 +49,11 @@ final class ThreadLockHandle implements LockHandle {
 	 * @param kind what {@link #toString()} calls it, {@code LockHandle} or
 	 * {@code ReadLockHandle}
 	 */
-	ThreadLockHandle(ThreadLocks locks, String key, String name, String kind) {
+	ThreadLockHandle(ThreadLocks locks, String key, String name) {
 		this.locks = locks;
 		this.key = key;
 		this.name = name;
-		this.kind = kind;
+		this.kind = locks.locks().kind();
 	}
 
 	@Override
@@ -69,7 +67,7 @@ final class ThreadLockHandle implements LockHandle {
 		try {
 			while (true) {
 				try {
-					lock(DefaultLockClient.forever(), null);
+					lock(Locks.forever(), null);
 					return;
 				}
 				catch (InterruptedException ex) {
@@ -86,7 +84,7 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		lock(DefaultLockClient.forever(), null);
+		lock(Locks.forever(), null);
 	}
 
 	@Override
@@ -102,45 +100,40 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-		Assert.notNull(unit, "'unit' must not be null");
-		return lock(Math.max(0, unit.toNanos(time)), null);
+		return lock(Locks.waitNanos(time, unit), null);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime) throws InterruptedException {
-		return lock(DefaultLockClient.waitNanos(this.key, waitTime), null);
+		return lock(Locks.waitNanos(this.key, waitTime), null);
 	}
 
 	@Override
 	public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
 		Assert.notNull(leaseTime, "'leaseTime' must not be null");
-		return lock(DefaultLockClient.waitNanos(this.key, waitTime), leaseTime);
+		return lock(Locks.waitNanos(this.key, waitTime), leaseTime);
 	}
 
 	@Override
 	public void acquire(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
-		Acquisition acquisition = new Acquisition(this.name);
-		DefaultLockClient.validateLease(this.key, leaseTime);
-		if (!this.locks.lockForThread(this.key, DefaultLockClient.waitNanos(this.key, waitTime), leaseTime,
-				acquisition)) {
-			throw LockAcquisitionException.busy(this.key, waitTime, acquisition.holderLeaseRemaining);
-		}
+		Locks.validateLease(this.key, leaseTime);
+		this.locks.lock(this.key, this.name, Locks.waitNanos(this.key, waitTime), waitTime, leaseTime, true);
 	}
 
 	private boolean lock(long waitNanos, @Nullable Duration leaseTime) throws InterruptedException {
-		DefaultLockClient.validateLease(this.key, leaseTime);
-		return this.locks.lockForThread(this.key, waitNanos, leaseTime, new Acquisition(this.name));
+		Locks.validateLease(this.key, leaseTime);
+		return this.locks.lock(this.key, this.name, waitNanos, Duration.ofNanos(waitNanos), leaseTime, false);
 	}
 
 	@Override
 	public void unlock() {
-		this.locks.unlockForThread(this.key, null);
+		this.locks.unlock(this.key, null);
 	}
 
 	@Override
 	public void unlock(Duration holdAtLeast) {
 		Assert.notNull(holdAtLeast, "'holdAtLeast' must not be null");
-		this.locks.unlockForThread(this.key, holdAtLeast);
+		this.locks.unlock(this.key, holdAtLeast);
 	}
 
 	@Override
@@ -160,7 +153,7 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public void confirmOwnership() {
-		this.locks.confirmOwnership(this.locks.heldLease(this.key));
+		Stages.join(this.locks.locks().releases.confirmOwnership(this.locks.heldLease(this.key)));
 	}
 
 	@Override
