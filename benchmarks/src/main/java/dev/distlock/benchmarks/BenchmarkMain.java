@@ -30,6 +30,7 @@ import dev.distlock.benchmarks.report.Machine;
 import dev.distlock.benchmarks.report.MarkdownReport;
 import dev.distlock.benchmarks.report.Measurements;
 import dev.distlock.benchmarks.report.Outcome;
+import dev.distlock.benchmarks.report.ReportCharts;
 import dev.distlock.benchmarks.workload.ContendedWorkload;
 import dev.distlock.benchmarks.workload.HeldLocksWorkload;
 import dev.distlock.benchmarks.workload.Latency;
@@ -119,8 +120,9 @@ public final class BenchmarkMain {
 		String report = new MarkdownReport(machine, settings).render(measurements, Instant.now());
 		Files.createDirectories(output.toAbsolutePath().getParent());
 		Files.writeString(output, report);
+		List<Path> charts = ReportCharts.write(report, output.toAbsolutePath().getParent());
 		System.out.println(report);
-		log("results written to " + output.toAbsolutePath() + "; worker logs in " + work);
+		log("results written to " + output.toAbsolutePath() + ", charts to " + charts + "; worker logs in " + work);
 		// lock4j's renewal timers are non-daemon threads that would keep the JVM alive
 		System.exit(0);
 	}

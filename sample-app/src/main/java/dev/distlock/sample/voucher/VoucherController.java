@@ -156,6 +156,18 @@ public class VoucherController {
 		return this.orders.findByVoucher(id);
 	}
 
+	/**
+	 * Return one order of a voucher: the {@code Location} of a created order.
+	 * @param id the voucher id
+	 * @param orderId the order id
+	 * @return the order
+	 */
+	@GetMapping("/{id}/orders/{orderId}")
+	public VoucherOrder findOrder(@PathVariable long id, @PathVariable long orderId) {
+		get(id);
+		return this.orders.find(id, orderId).orElseThrow(() -> new UnknownOrderException(id, orderId));
+	}
+
 	private static long parseUserId(@Nullable String header) {
 		if (header == null || header.isBlank()) {
 			throw new InvalidUserException("Header '" + USER_HEADER + "' is required");

@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -96,6 +97,22 @@ public class VoucherOrderRepository {
 			.param("voucher", voucherId)
 			.query(VoucherOrderRepository::order)
 			.list();
+	}
+
+	/**
+	 * Return one order of a voucher.
+	 * @param voucherId the voucher id
+	 * @param orderId the order id
+	 * @return the order, or empty if the voucher has no order with that id
+	 */
+	public Optional<VoucherOrder> find(long voucherId, long orderId) {
+		return this.jdbc
+			.sql("SELECT id, user_id, voucher_id, created_at, fencing_token FROM voucher_order "
+					+ "WHERE voucher_id = :voucher AND id = :id")
+			.param("voucher", voucherId)
+			.param("id", orderId)
+			.query(VoucherOrderRepository::order)
+			.optional();
 	}
 
 	private static VoucherOrder order(ResultSet rs, int row) throws SQLException {

@@ -106,6 +106,11 @@ public class VoucherProblems extends ResponseEntityExceptionHandler {
 	}
 
 	@ExceptionHandler
+	ResponseEntity<Object> unknownOrder(UnknownOrderException ex) {
+		return problem(HttpStatus.NOT_FOUND, "unknown-order", ex.getMessage());
+	}
+
+	@ExceptionHandler
 	ResponseEntity<Object> malformedVoucherId(MethodArgumentTypeMismatchException ex) {
 		return problem(HttpStatus.NOT_FOUND, "unknown-voucher", "No voucher with id '" + ex.getValue() + "'");
 	}

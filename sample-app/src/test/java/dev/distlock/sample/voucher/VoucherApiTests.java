@@ -112,6 +112,28 @@ class VoucherApiTests {
 	}
 
 	@Test
+	void locationOfACreatedOrderAnswersTheOrder() {
+		long voucher = createVoucher(2, null);
+		HttpResponse<String> created = order(voucher, "31");
+		assertThat(created.statusCode()).isEqualTo(201);
+		JsonNode order = body(created);
+		String location = created.headers().firstValue("Location").orElseThrow();
+		HttpResponse<String> read = get(location);
+		assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+		assertThat(body(read)).isEqualTo(order);
+	}
+
+	@Test
+	void unknownOrderIsNotFound() {
+		long voucher = createVoucher(2, null);
+		long otherVoucher = createVoucher(2, null);
+		long orderOfOtherVoucher = body(order(otherVoucher, "32")).get("id").asLong();
+		assertProblem(get("/api/vouchers/" + voucher + "/orders/987654"), 404, "unknown-order");
+		assertProblem(get("/api/vouchers/" + voucher + "/orders/" + orderOfOtherVoucher), 404, "unknown-order");
+		assertProblem(get("/api/vouchers/987654/orders/" + orderOfOtherVoucher), 404, "unknown-voucher");
+	}
+
+	@Test
 	void fencingTokensOfOneUserIncrease() {
 		long firstVoucher = createVoucher(1, null);
 		long secondVoucher = createVoucher(1, null);
