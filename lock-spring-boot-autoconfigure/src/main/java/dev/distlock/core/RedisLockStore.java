@@ -126,6 +126,8 @@ public final class RedisLockStore implements LockStore {
 
 	private final RedisLockInspection inspection;
 
+	private final BlockingCommands commandRunner = new BlockingCommands();
+
 	/**
 	 * Create a store with the {@link #DEFAULT_KEY_PREFIX default key prefix}.
 	 * @param redis the template to run commands with
@@ -199,7 +201,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			AcknowledgedAcquire acknowledged = this.acknowledgedAcquire;
 			Attempt attempt = (acknowledged != null)
 					? acknowledged.tryAcquire(keys(key), token, lease,
@@ -221,7 +223,7 @@ public final class RedisLockStore implements LockStore {
 	 */
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			if (this.acknowledgedAcquire != null) {
 				throw new UnsupportedOperationException("Read locks are not acknowledged by replicas; lock '" + key
 						+ "' cannot be read-locked while distlock.replication.min-replicas is set");
@@ -240,7 +242,7 @@ public final class RedisLockStore implements LockStore {
 			// release.
 			return tryAcquire(key, token, lease);
 		}
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			Attempt attempt = this.commands.tryAcquire(keys(key), token, lease, waiter, waiterTtl);
 			chooseNotificationsQuietly();
 			return attempt;
@@ -250,7 +252,7 @@ public final class RedisLockStore implements LockStore {
 	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			if (this.acknowledgedAcquire != null) {
 				throw new UnsupportedOperationException("Fair lock '" + key
 						+ "' cannot wait for replicas to acknowledge its grants: a release grants a fair lock "
@@ -263,7 +265,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			if (this.acknowledgedAcquire != null) {
 				// The next holder's grant would have to wait for replicas: release
 				// instead.
@@ -275,7 +277,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<Void> leave(String key, String waiter) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			this.commands.leave(keys(key), waiter, notifications().publishCommand());
 			return null;
 		});
@@ -283,7 +285,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			if (this.acknowledgedAcquire != null) {
 				// Each grant must wait for its replicas: the client takes the keys one by
 				// one.
@@ -304,22 +306,22 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return Stages.now(() -> this.commands.expireAfter(keys(key), token, remaining));
+		return this.commandRunner.run(() -> this.commands.expireAfter(keys(key), token, remaining));
 	}
 
 	@Override
 	public CompletionStage<Boolean> release(String key, String token) {
-		return Stages.now(() -> this.commands.release(keys(key), token, notifications().publishCommand()));
+		return this.commandRunner.run(() -> this.commands.release(keys(key), token, notifications().publishCommand()));
 	}
 
 	@Override
 	public CompletionStage<Boolean> isOwner(String key, String token) {
-		return Stages.now(() -> this.commands.isOwner(keys(key), token));
+		return this.commandRunner.run(() -> this.commands.isOwner(keys(key), token));
 	}
 
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return Stages.now(() -> {
+		return this.commandRunner.run(() -> {
 			List<RenewalOutcome> outcomes = new ArrayList<>(
 					Collections.nCopies(renewals.size(), RenewalOutcome.FAILED));
 			Map<Integer, List<Integer>> groups;
@@ -355,12 +357,12 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
-		return Stages.now(() -> this.inspection.inspect(keys(key)));
+		return this.commandRunner.run(() -> this.inspection.inspect(keys(key)));
 	}
 
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return Stages.now(() -> this.inspection.forceRelease(keys(key), notifications().publishCommand()));
+		return this.commandRunner.run(() -> this.inspection.forceRelease(keys(key), notifications().publishCommand()));
 	}
 
 	@Override
@@ -385,6 +387,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public void close() {
+		this.commandRunner.close();
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen != null) {
 			chosen.close();
