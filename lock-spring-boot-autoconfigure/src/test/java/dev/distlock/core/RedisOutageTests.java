@@ -276,7 +276,8 @@ class RedisOutageTests {
 		thread.interrupt();
 		Throwable thrown = outcome.get(5, TimeUnit.SECONDS);
 		this.server.resume();
-		// The command is not on the interrupted thread: the caller stops waiting at once, and
+		// The command is not on the interrupted thread: the caller stops waiting at once,
+		// and
 		// the acquisition releases whatever the command grants when Redis answers
 		assertThat(thrown).isInstanceOf(InterruptedException.class);
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
