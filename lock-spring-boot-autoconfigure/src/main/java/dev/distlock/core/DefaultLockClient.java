@@ -23,7 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -590,12 +589,8 @@ public final class DefaultLockClient implements LockClient {
 		return result;
 	}
 
-	private static List<String> sortedKeys(Collection<String> keys) {
-		Assert.notNull(keys, "'keys' must not be null");
-		keys.forEach(DefaultLockClient::requireKey);
-		List<String> sorted = new ArrayList<>(new TreeSet<>(keys));
-		Assert.isTrue(!sorted.isEmpty(), "Lock keys must not be empty");
-		return sorted;
+	private List<String> sortedKeys(Collection<String> keys) {
+		return LockKeyRules.requireKeys(keys, this.settings);
 	}
 
 	private static void releaseUnwanted(LockHold hold) {
@@ -1330,9 +1325,8 @@ public final class DefaultLockClient implements LockClient {
 		return name;
 	}
 
-	private static String requireKey(String key) {
-		Assert.isTrue(StringUtils.hasText(key), () -> "Lock key must not be null or blank, but was '" + key + "'");
-		return key;
+	private String requireKey(String key) {
+		return LockKeyRules.requireKey(key, this.settings);
 	}
 
 	static long waitNanos(String key, Duration waitTime) {

@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -182,10 +181,7 @@ final class ReadLocks implements LockClient, ThreadLocks {
 	public List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) throws InterruptedException {
 		requireName(name);
-		Assert.notNull(keys, "'keys' must not be null");
-		keys.forEach(ReadLocks::requireKey);
-		List<String> sorted = new ArrayList<>(new TreeSet<>(keys));
-		Assert.isTrue(!sorted.isEmpty(), "Lock keys must not be empty");
+		List<String> sorted = LockKeyRules.requireKeys(keys, this.settings);
 		long deadline = System.nanoTime() + DefaultLockClient.waitNanos(sorted.get(0), waitTime);
 		DefaultLockClient.validateLease(sorted.get(0), leaseTime);
 		List<LockHold> holds = new ArrayList<>(sorted.size());
@@ -220,8 +216,7 @@ final class ReadLocks implements LockClient, ThreadLocks {
 	public CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		requireName(name);
-		Assert.notNull(keys, "'keys' must not be null");
-		keys.forEach(ReadLocks::requireKey);
+		LockKeyRules.requireKeys(keys, this.settings);
 		CompletableFuture<List<LockHold>> result = new CompletableFuture<>();
 		this.client.dispatch(() -> {
 			try {
@@ -473,9 +468,8 @@ final class ReadLocks implements LockClient, ThreadLocks {
 		return name;
 	}
 
-	private static String requireKey(String key) {
-		Assert.isTrue(StringUtils.hasText(key), () -> "Lock key must not be null or blank, but was '" + key + "'");
-		return key;
+	private String requireKey(String key) {
+		return LockKeyRules.requireKey(key, this.settings);
 	}
 
 	/**
