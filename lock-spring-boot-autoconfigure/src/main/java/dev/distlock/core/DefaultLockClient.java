@@ -598,7 +598,8 @@ public final class DefaultLockClient implements LockClient {
 			hold.release();
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not release lock '" + hold.key() + "' taken after its caller gave up", ex);
+			logger.debug("Could not release lock '" + LogSafe.escape(hold.key()) + "' taken after its caller gave up",
+					ex);
 		}
 	}
 
@@ -1003,7 +1004,8 @@ public final class DefaultLockClient implements LockClient {
 			this.store.leave(key, waiter);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not stop waiting for lock '" + key + "'; the registration expires on its own", ex);
+			logger.debug("Could not stop waiting for lock '" + LogSafe.escape(key)
+					+ "'; the registration expires on its own", ex);
 		}
 		finally {
 			if (interrupted) {
@@ -1267,7 +1269,7 @@ public final class DefaultLockClient implements LockClient {
 			this.store.release(key, token);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not release lock '" + key + "'; it expires with its lease", ex);
+			logger.warn("Could not release lock '" + LogSafe.escape(key) + "'; it expires with its lease", ex);
 		}
 	}
 
@@ -1565,7 +1567,8 @@ public final class DefaultLockClient implements LockClient {
 					hold.release();
 				}
 				catch (RuntimeException ex) {
-					logger.debug("Could not release lock '" + hold.key() + "' taken after its caller gave up", ex);
+					logger.debug("Could not release lock '" + LogSafe.escape(hold.key())
+							+ "' taken after its caller gave up", ex);
 				}
 			}
 		}

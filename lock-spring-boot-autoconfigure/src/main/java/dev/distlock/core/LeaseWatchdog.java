@@ -170,7 +170,8 @@ final class LeaseWatchdog implements AutoCloseable {
 					lost++;
 					if (this.watched.remove(lease)) {
 						lease.reportLost(LossReason.TAKEN, TAKEN);
-						logger.warn("Lock '" + lease.key() + "' was lost: its key expired or has another owner");
+						logger.warn("Lock '" + LogSafe.escape(lease.key())
+								+ "' was lost: its key expired or has another owner");
 					}
 				}
 				case FAILED -> {

@@ -459,7 +459,9 @@ final class ReadLocks implements LockClient, ThreadLocks {
 			hold.release();
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not release read lock '" + hold.key() + "' taken after its caller gave up", ex);
+			logger.debug(
+					"Could not release read lock '" + LogSafe.escape(hold.key()) + "' taken after its caller gave up",
+					ex);
 		}
 	}
 
