@@ -42,9 +42,15 @@ final class KeyTextConverter implements TypeConverter {
 		this.operation = operation;
 	}
 
+	/**
+	 * Claim to convert identity-text types to text too, which the conversion service
+	 * cannot (SpEL would then call {@code String.valueOf}), so that {@link #convertValue}
+	 * sees them and refuses.
+	 */
 	@Override
 	public boolean canConvert(@Nullable TypeDescriptor sourceType, TypeDescriptor targetType) {
-		return this.delegate.canConvert(sourceType, targetType);
+		return this.delegate.canConvert(sourceType, targetType) || (sourceType != null
+				&& targetType.getType() == String.class && hasIdentityText(sourceType.getType()));
 	}
 
 	@Override
@@ -56,8 +62,15 @@ final class KeyTextConverter implements TypeConverter {
 				throw new InvalidLockKeyException(this.operation.method(), this.operation.keyExpression(),
 						"a value turned into text", problem, null);
 			}
+			if (!this.delegate.canConvert(sourceType, targetType)) {
+				return value.toString();
+			}
 		}
 		return this.delegate.convertValue(value, sourceType, targetType);
+	}
+
+	private static boolean hasIdentityText(Class<?> type) {
+		return type.isArray() || (!type.isInterface() && !type.isPrimitive() && KeyValues.hasIdentityText(type));
 	}
 
 }
