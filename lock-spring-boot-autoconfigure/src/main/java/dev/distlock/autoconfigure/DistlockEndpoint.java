@@ -163,7 +163,7 @@ public class DistlockEndpoint {
 	 * Return the state of one lock key in the store.
 	 * @param key the lock key (its path segments)
 	 * @param securityContext the caller, who may see the keys
-	 * @return the key's state, 503 if the store failed
+	 * @return the key's state, 400 if the key is invalid, 503 if the store failed
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> lock(@Selector(match = Match.ALL_REMAINING) String[] key,
@@ -182,6 +182,10 @@ public class DistlockEndpoint {
 			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
 					STATUS_NOT_IMPLEMENTED);
 		}
+		catch (IllegalArgumentException ex) {
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
 	}
 
 	/**
@@ -189,7 +193,8 @@ public class DistlockEndpoint {
 	 * @param key the lock key (its path segments)
 	 * @param securityContext the caller
 	 * @return what was released (200), 404 if the key was free, 403 if force release is
-	 * disabled, 503 if the store failed
+	 * disabled, 400 if the key is invalid, 501 if the store cannot force-release, 503 if
+	 * the store failed
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<Object> forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key,
@@ -209,6 +214,12 @@ public class DistlockEndpoint {
 		ForcedRelease released;
 		try {
 			released = this.client.forceRelease(lockKey);
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Refused to force-release lock '" + logged + "' for " + caller + ": "
+					+ LogSafe.escape(ex.getMessage()));
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
 		catch (LockBackendException ex) {
 			logger.warn("Could not force-release lock '" + logged + "' for " + caller + ": "
