@@ -77,8 +77,15 @@ public @interface DistributedLock {
 	 * are available by name ({@code #userId}, if compiled with {@code -parameters}) and
 	 * by position ({@code #p0} or {@code #a0}); {@code #root.method},
 	 * {@code #root.target}, {@code #root.targetClass}, {@code #root.methodName} and
-	 * {@code #root.args} describe the call; {@code @beanName} refers to a bean. The
-	 * result must not be {@code null} or blank.
+	 * {@code #root.args} describe the call; {@code @beanName} refers to a bean. The key
+	 * must name the same lock for the same input on every call, so the call fails with an
+	 * {@link dev.distlock.InvalidLockKeyException} before the method runs when the result
+	 * is {@code null} or blank, when an operand of the expression's string concatenation
+	 * is {@code null} (handle it in the expression:
+	 * {@code "'order:' + (#userId ?: 'guest')"}), when a value without its own
+	 * {@code toString()} or an array is turned into text, when the key is malformed
+	 * UTF-16 or longer than {@code distlock.max-key-length}, or when there are more keys
+	 * than {@code distlock.max-keys}.
 	 * @return the key expression
 	 */
 	String key();
@@ -123,7 +130,9 @@ public @interface DistributedLock {
 	 * sooner, for example {@code "500ms"}: a job that takes 5 ms then still runs once per
 	 * tick across instances whose clocks fire a little apart. The release then shortens
 	 * the lease to what is left (owner-checked) instead of deleting the key. Must not be
-	 * longer than a fixed {@link #leaseTime()}. Empty means release at once.
+	 * longer than a fixed {@link #leaseTime()}. Empty means release at once; on a
+	 * {@code @Scheduled} method a warning is then logged at startup, as the job may run
+	 * on several instances in one tick.
 	 * @return the minimum hold time
 	 */
 	String holdAtLeast() default "";
@@ -158,9 +167,9 @@ public @interface DistributedLock {
 	 * Slower than the default, which lets any waiter take a released lock (and lets an
 	 * instance hand the lock to its own waiters first). Several keys are taken one by one
 	 * in key order, each fairly. Not available with replica acknowledgement
-	 * ({@code distlock.replication.min-replicas}): the call then fails without running.
-	 * Read locks have no fair mode: {@code fair = true} with {@code mode = LockMode.READ}
-	 * fails at startup.
+	 * ({@code distlock.replication.min-replicas}): the application then fails at startup,
+	 * as it does for read locks. Read locks have no fair mode: {@code fair = true} with
+	 * {@code mode = LockMode.READ} fails at startup.
 	 * @return whether the lock is fair
 	 * @since 0.2.0
 	 */

@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 
 import dev.distlock.core.LockClient;
+import dev.distlock.core.LockKeyRules;
 import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.ClassFilter;
@@ -77,12 +78,33 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	 * @param defaultWaitTime how long to wait when a method does not set {@code waitTime}
 	 */
 	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime) {
+		this(beanFactory, defaultWaitTime, LockKeyRules.DEFAULT_MAX_KEY_LENGTH, LockKeyRules.DEFAULT_MAX_KEYS, false);
+	}
+
+	/**
+	 * Create an advisor with limits on keys and knowledge of the lock store.
+	 * @param beanFactory the bean factory that holds the {@link LockClient} bean; also
+	 * resolves {@code ${...}} placeholders in durations and {@code @bean} references in
+	 * key expressions
+	 * @param defaultWaitTime how long to wait when a method does not set {@code waitTime}
+	 * @param maxKeyLength the longest key a call may use, in bytes of UTF-8
+	 * @param maxKeys the most keys one call may lock
+	 * @param replicaAcknowledgement whether grants wait for replicas to acknowledge them
+	 * ({@code distlock.replication.min-replicas}), which fair and read locks cannot do:
+	 * such methods then fail the startup
+	 * @since 0.3.0
+	 */
+	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime, int maxKeyLength, int maxKeys,
+			boolean replicaAcknowledgement) {
 		Assert.notNull(beanFactory, "'beanFactory' must not be null");
 		Assert.notNull(defaultWaitTime, "'defaultWaitTime' must not be null");
 		Assert.isTrue(!defaultWaitTime.isNegative(),
 				() -> "'defaultWaitTime' must not be negative, but was " + defaultWaitTime);
-		LockKeyEvaluator evaluator = new LockKeyEvaluator(beanFactory);
-		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator);
+		Assert.isTrue(maxKeyLength > 0, () -> "'maxKeyLength' must be positive, but was " + maxKeyLength);
+		Assert.isTrue(maxKeys > 0, () -> "'maxKeys' must be positive, but was " + maxKeys);
+		LockKeyEvaluator evaluator = new LockKeyEvaluator(beanFactory, maxKeyLength, maxKeys);
+		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator,
+				replicaAcknowledgement);
 		this.pointcut = new LockedMethodPointcut(operations, beanFactory);
 		this.advice = new DistributedLockInterceptor(operations, evaluator,
 				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)),

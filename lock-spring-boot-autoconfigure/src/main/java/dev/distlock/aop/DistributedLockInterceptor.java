@@ -31,6 +31,7 @@ import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LogSafe;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -232,7 +233,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			DistributedLockException failure) {
 		logger.warn("@DistributedLock method " + operation.method() + " completed, but its lock could not be "
 				+ "released cleanly; the caller gets " + failure.getClass().getSimpleName()
-				+ " with the method's result: " + failure.getMessage());
+				+ " with the method's result: " + LogSafe.escape(failure.getMessage()));
 		ApplicationEventPublisher publisher = this.eventPublisher;
 		if (publisher != null) {
 			try {

@@ -26,6 +26,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.LockFailure.Kind;
+import dev.distlock.core.LogSafe;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -70,7 +71,7 @@ final class LockFailurePolicy {
 		}
 		if (busy && operation.onBusy() == OnBusy.SKIP) {
 			if (logger.isDebugEnabled()) {
-				logger.debug("Skipped " + operation.method() + ": " + failure.getMessage());
+				logger.debug("Skipped " + operation.method() + ": " + LogSafe.escape(failure.getMessage()));
 			}
 			return emptyResult(operation);
 		}

@@ -16,6 +16,7 @@
 
 package dev.distlock.aop;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -24,15 +25,27 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.distlock.InvalidLockKeyException;
+import dev.distlock.core.LockKeyRules;
+import dev.distlock.core.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.CachedExpressionEvaluator;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.convert.TypeDescriptor;
+import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.TypeConverter;
+import org.springframework.expression.TypedValue;
+import org.springframework.expression.spel.ExpressionState;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.OpPlus;
+import org.springframework.expression.spel.ast.StringLiteral;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
 
@@ -40,6 +53,23 @@ import org.springframework.util.StringUtils;
  * Evaluates {@code @DistributedLock} key expressions the way {@code @Cacheable} keys are
  * evaluated: parsed once per method and target class, then evaluated per call against the
  * arguments, a {@link LockExpressionRootObject} and the bean factory.
+ * <p>
+ * A key must name the same lock for the same input on every call, so the evaluation
+ * refuses, with an {@link InvalidLockKeyException} before the method runs:
+ * <ul>
+ * <li>a value whose text is its identity (an array, an object without its own
+ * {@code toString()}) turned into text anywhere in the expression (through
+ * {@link KeyTextConverter}), or as the whole key or an element of a key collection;</li>
+ * <li>{@code null} as an operand of the expression's top-level string concatenation
+ * ({@code 'order:' + #userId}, {@code #tenant + ':' + #id}), as the whole key or as an
+ * element of a key collection. A {@code null} handled inside an operand stays allowed:
+ * {@code 'order:' + (#userId ?: 'guest')}, {@code #userId != null ? 'order:' + #userId :
+ * 'guest'}. A concatenation nested elsewhere (in a method argument, a ternary branch,
+ * parentheses on the right-hand side) is evaluated by SpEL alone, which writes
+ * {@code null} as {@code "null"};</li>
+ * <li>a blank key, malformed UTF-16, a key longer than the maximum key length or more
+ * keys than the maximum ({@link LockKeyRules}).</li>
+ * </ul>
  *
  * @author distlock
  */
@@ -49,8 +79,18 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 
 	private final @Nullable BeanFactory beanFactory;
 
+	private final int maxKeyLength;
+
+	private final int maxKeys;
+
 	LockKeyEvaluator(@Nullable BeanFactory beanFactory) {
+		this(beanFactory, LockKeyRules.DEFAULT_MAX_KEY_LENGTH, LockKeyRules.DEFAULT_MAX_KEYS);
+	}
+
+	LockKeyEvaluator(@Nullable BeanFactory beanFactory, int maxKeyLength, int maxKeys) {
 		this.beanFactory = beanFactory;
+		this.maxKeyLength = maxKeyLength;
+		this.maxKeys = maxKeys;
 	}
 
 	/**
@@ -78,8 +118,8 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	 * @param operation the lock operation
 	 * @param root the root object of the call
 	 * @return the lock keys, not empty, none blank
-	 * @throws IllegalArgumentException if the expression fails or yields {@code null}, a
-	 * blank key, an empty collection or a collection with a {@code null} or blank element
+	 * @throws InvalidLockKeyException if the expression fails or its value is not a valid
+	 * key or set of keys
 	 */
 	List<String> keys(LockOperation operation, LockExpressionRootObject root) {
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, operation.method(),
@@ -87,39 +127,121 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 		if (this.beanFactory != null) {
 			context.setBeanResolver(new BeanFactoryResolver(this.beanFactory));
 		}
+		context.setTypeConverter(new KeyTextConverter(context.getTypeConverter(), operation));
 		Object value;
 		try {
-			value = getExpression(this.keyCache, operation.methodKey(), operation.keyExpression()).getValue(context);
+			value = evaluate(getExpression(this.keyCache, operation.methodKey(), operation.keyExpression()), context,
+					operation);
 		}
 		catch (EvaluationException ex) {
-			throw new IllegalArgumentException(describe(operation) + " could not be evaluated: " + ex.getMessage(), ex);
+			InvalidLockKeyException invalid = invalidKeyCause(ex);
+			if (invalid != null) {
+				throw invalid;
+			}
+			throw invalid(operation, "the expression", "could not be evaluated: " + ex.getMessage(), ex);
 		}
 		if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
 			Collection<?> elements = (value instanceof Collection<?> collection) ? collection
 					: Arrays.asList(ObjectUtils.toObjectArray(value));
-			if (elements.isEmpty()) {
-				throw new IllegalArgumentException(describe(operation)
-						+ " evaluated to no key at all (an empty collection); the method was not called");
-			}
 			Set<String> keys = new TreeSet<>();
 			for (Object element : elements) {
-				keys.add(requireText(operation, (element != null) ? element.toString() : null));
+				keys.add(requireKey(operation, "an element of the key collection", element));
+			}
+			String problem = LockKeyRules.countProblem(keys.size(), this.maxKeys);
+			if (problem != null) {
+				throw invalid(operation, "the key collection", "holds " + problem, null);
 			}
 			return List.copyOf(keys);
 		}
-		return List.of(requireText(operation, (value != null) ? value.toString() : null));
+		return List.of(requireKey(operation, "the key", value));
 	}
 
-	private static String requireText(LockOperation operation, @Nullable String key) {
-		if (!StringUtils.hasText(key)) {
-			throw new IllegalArgumentException(describe(operation) + " evaluated to "
-					+ ((key != null) ? "a blank key '" + key + "'" : "null") + "; the method was not called");
+	/**
+	 * Evaluate the expression; a top-level string concatenation operand by operand, so
+	 * that a {@code null} operand is refused instead of becoming {@code "null"}.
+	 */
+	private static @Nullable Object evaluate(Expression expression, EvaluationContext context,
+			LockOperation operation) {
+		List<SpelNode> operands = (expression instanceof SpelExpression spel) ? concatenated(spel.getAST()) : null;
+		if (operands == null) {
+			return expression.getValue(context);
+		}
+		ExpressionState state = new ExpressionState(context);
+		TypeConverter converter = context.getTypeConverter();
+		TypeDescriptor string = TypeDescriptor.valueOf(String.class);
+		StringBuilder key = new StringBuilder();
+		for (SpelNode operand : operands) {
+			TypedValue value = operand.getTypedValue(state);
+			Object part = value.getValue();
+			String problem = KeyValues.problem(part);
+			if (problem != null) {
+				throw invalid(operation, operand.toStringAST(), problem, null);
+			}
+			if (part instanceof String text) {
+				key.append(text);
+			}
+			else {
+				Object text = converter.canConvert(value.getTypeDescriptor(), string)
+						? converter.convertValue(part, value.getTypeDescriptor(), string) : part;
+				key.append(text);
+			}
+		}
+		return key.toString();
+	}
+
+	/**
+	 * Return the operands of a chain of {@code +} whose every step joins text (its first
+	 * or second operand is a string literal), in order, or {@code null} if {@code node}
+	 * is not such a chain. Only the left side is flattened: {@code a + (b + c)} has the
+	 * operands {@code a} and {@code (b + c)}, as SpEL evaluates it.
+	 */
+	private static @Nullable List<SpelNode> concatenated(SpelNode node) {
+		if (!(node instanceof OpPlus) || node.getChildCount() != 2) {
+			return null;
+		}
+		List<SpelNode> operands = new ArrayList<>();
+		SpelNode current = node;
+		while (current instanceof OpPlus && current.getChildCount() == 2) {
+			operands.add(0, current.getChild(1));
+			current = current.getChild(0);
+		}
+		operands.add(0, current);
+		boolean joinsText = operands.get(0) instanceof StringLiteral || operands.get(1) instanceof StringLiteral;
+		return joinsText ? operands : null;
+	}
+
+	private String requireKey(LockOperation operation, String part, @Nullable Object value) {
+		if (value == null) {
+			throw invalid(operation, part, "is null", null);
+		}
+		String problem = KeyValues.problem(value);
+		if (problem != null) {
+			throw invalid(operation, part, problem, null);
+		}
+		String key = value.toString();
+		problem = LockKeyRules.keyProblem(key, this.maxKeyLength);
+		if (problem != null) {
+			throw invalid(operation, part + " " + quote(key), problem, null);
 		}
 		return key;
 	}
 
-	private static String describe(LockOperation operation) {
-		return "Lock key expression \"" + operation.keyExpression() + "\" of " + operation.method();
+	private static @Nullable InvalidLockKeyException invalidKeyCause(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidLockKeyException invalid) {
+				return invalid;
+			}
+		}
+		return null;
+	}
+
+	private static String quote(String key) {
+		return "'" + LogSafe.escape((key.length() > 64) ? key.substring(0, 64) + "..." : key) + "'";
+	}
+
+	private static InvalidLockKeyException invalid(LockOperation operation, String part, String problem,
+			@Nullable Throwable cause) {
+		return new InvalidLockKeyException(operation.method(), operation.keyExpression(), part, problem, cause);
 	}
 
 }

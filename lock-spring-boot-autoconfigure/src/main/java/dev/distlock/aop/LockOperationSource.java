@@ -22,11 +22,14 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -38,6 +41,7 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
@@ -51,6 +55,8 @@ import org.springframework.util.StringUtils;
  */
 final class LockOperationSource {
 
+	private static final Log logger = LogFactory.getLog(LockOperationSource.class);
+
 	private final Map<AnnotatedElementKey, Optional<LockOperation>> operations = new ConcurrentHashMap<>(256);
 
 	private final Map<Class<?>, Boolean> lockedClasses = new ConcurrentHashMap<>(256);
@@ -61,10 +67,20 @@ final class LockOperationSource {
 
 	private final LockKeyEvaluator evaluator;
 
+	private final boolean replicaAcknowledgement;
+
+	private final Set<Method> warnedScheduledMethods = ConcurrentHashMap.newKeySet();
+
 	LockOperationSource(Duration defaultWaitTime, @Nullable BeanFactory beanFactory, LockKeyEvaluator evaluator) {
+		this(defaultWaitTime, beanFactory, evaluator, false);
+	}
+
+	LockOperationSource(Duration defaultWaitTime, @Nullable BeanFactory beanFactory, LockKeyEvaluator evaluator,
+			boolean replicaAcknowledgement) {
 		this.defaultWaitTime = defaultWaitTime;
 		this.beanFactory = beanFactory;
 		this.evaluator = evaluator;
+		this.replicaAcknowledgement = replicaAcknowledgement;
 	}
 
 	/**
@@ -146,6 +162,21 @@ final class LockOperationSource {
 		if (annotation.fair() && annotation.mode() == LockMode.READ) {
 			throw invalid(targetMethod, "fair", "true",
 					"read locks have no fair mode; a fair lock is an exclusive (mode = WRITE) lock");
+		}
+		if (this.replicaAcknowledgement && (annotation.fair() || annotation.mode() == LockMode.READ)) {
+			throw invalid(targetMethod, annotation.fair() ? "fair" : "mode", annotation.fair() ? "true" : "READ",
+					"distlock.replication.min-replicas is set, and replicas cannot acknowledge "
+							+ (annotation.fair()
+									? "the grants of a fair lock (a release grants it to the next waiter " + "directly)"
+									: "read-lock grants")
+							+ "; use a non-fair write lock, or set distlock.replication.min-replicas=0");
+		}
+		if (holdAtLeast == null && AnnotatedElementUtils.hasAnnotation(targetMethod, Scheduled.class)
+				&& this.warnedScheduledMethods.add(targetMethod)) {
+			logger
+				.warn("@Scheduled method " + targetMethod + " has @DistributedLock without holdAtLeast: it may run on "
+						+ "several instances in one tick, when an instance's tick comes after the holder has finished; "
+						+ "set holdAtLeast to a little less than the schedule's interval");
 		}
 		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),

@@ -18,20 +18,25 @@ package dev.distlock.autoconfigure;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockState;
+import dev.distlock.core.LogSafe;
 import dev.distlock.core.LossReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -47,21 +52,26 @@ import org.springframework.util.ClassUtils;
  * <li>{@code GET /actuator/distlock}: the locks this instance holds now.</li>
  * <li>{@code GET /actuator/distlock/{key}}: the key's state in the lock store (held or
  * free, time to live, holder) and whether this instance holds it.</li>
- * <li>{@code DELETE /actuator/distlock/{key}}: force release, refused (403) unless
- * {@code distlock.endpoint.force-release=true}; every attempt is logged at WARN with the
- * caller. A holder in this instance learns of it as a loss
- * ({@link dev.distlock.LockLostException}, reason {@code forced}).</li>
+ * <li>{@code DELETE /actuator/distlock/{key}}: force release. The endpoint's default
+ * access is read-only, so the operation exists only with
+ * {@code management.endpoint.distlock.access=unrestricted}, and it is then refused (403)
+ * unless {@code distlock.endpoint.force-release=true} as well; every attempt, refused or
+ * not, is logged at WARN with the caller. A holder in this instance learns of it as a
+ * loss ({@link dev.distlock.LockLostException}, reason {@code forced}).</li>
  * </ul>
- * Like every endpoint but health, it is not exposed over HTTP unless listed in
- * {@code management.endpoints.web.exposure.include}. Keys may contain {@code /}. Its
- * answers are registered for JSON binding in a native image
+ * Keys (often user or order ids) are masked as {@value #MASK} in the answers unless
+ * {@code distlock.endpoint.show-keys} shows them ({@link Show}, as Spring Boot's
+ * {@code show-values}). Keys in log lines have their control characters escaped
+ * ({@link LogSafe}). Like every endpoint but health, it is not exposed over HTTP unless
+ * listed in {@code management.endpoints.web.exposure.include}. Keys may contain
+ * {@code /}. Its answers are registered for JSON binding in a native image
  * ({@link RegisterReflectionForBinding}), including those that operations answer as a
  * {@code WebEndpointResponse<Object>}, which the actuator's own hints cannot see.
  *
  * @author distlock
  * @since 0.3.0
  */
-@WebEndpoint(id = "distlock")
+@WebEndpoint(id = "distlock", defaultAccess = Access.READ_ONLY)
 @RegisterReflectionForBinding({ DistlockEndpoint.HeldLocksDescriptor.class, DistlockEndpoint.LockStateDescriptor.class,
 		DistlockEndpoint.ForcedReleaseDescriptor.class, DistlockEndpoint.Message.class })
 public class DistlockEndpoint {
@@ -72,6 +82,11 @@ public class DistlockEndpoint {
 
 	private static final int STATUS_NOT_IMPLEMENTED = 501;
 
+	/**
+	 * What a key is replaced with when it is not shown.
+	 */
+	public static final String MASK = "******";
+
 	private static final boolean servletPresent = ClassUtils.isPresent(
 			"org.springframework.web.context.request.ServletRequestAttributes", DistlockEndpoint.class.getClassLoader())
 			&& ClassUtils.isPresent("jakarta.servlet.ServletRequest", DistlockEndpoint.class.getClassLoader());
@@ -80,45 +95,96 @@ public class DistlockEndpoint {
 
 	private final boolean forceReleaseEnabled;
 
+	private final Show showKeys;
+
+	private final Set<String> roles;
+
 	/**
-	 * Create the endpoint.
+	 * Create the endpoint; keys are never shown.
 	 * @param client the lock client to report on
 	 * @param forceReleaseEnabled whether force release is allowed
 	 */
 	public DistlockEndpoint(DefaultLockClient client, boolean forceReleaseEnabled) {
+		this(client, forceReleaseEnabled, Show.NEVER, Set.of());
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param client the lock client to report on
+	 * @param forceReleaseEnabled whether force release is allowed
+	 * @param showKeys when lock keys are shown rather than masked
+	 * @param roles the roles that may see the keys with {@link Show#WHEN_AUTHORIZED};
+	 * empty for any authenticated caller
+	 */
+	public DistlockEndpoint(DefaultLockClient client, boolean forceReleaseEnabled, Show showKeys,
+			Collection<String> roles) {
 		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(showKeys, "'showKeys' must not be null");
+		Assert.notNull(roles, "'roles' must not be null");
 		this.client = client;
 		this.forceReleaseEnabled = forceReleaseEnabled;
+		this.showKeys = showKeys;
+		this.roles = Set.copyOf(roles);
+	}
+
+	/**
+	 * Return the locks this instance holds now, keys masked.
+	 * @return the held locks
+	 */
+	public HeldLocksDescriptor heldLocks() {
+		return heldLocks(SecurityContext.NONE);
 	}
 
 	/**
 	 * Return the locks this instance holds now.
+	 * @param securityContext the caller, who may see the keys
 	 * @return the held locks
 	 */
 	@ReadOperation
-	public HeldLocksDescriptor heldLocks() {
-		List<HeldLockDescriptor> locks = this.client.heldLocks().stream().map(HeldLockDescriptor::of).toList();
+	public HeldLocksDescriptor heldLocks(SecurityContext securityContext) {
+		boolean showKeys = showKeys(securityContext);
+		List<HeldLockDescriptor> locks = this.client.heldLocks()
+			.stream()
+			.map((lock) -> HeldLockDescriptor.of(lock, showKeys))
+			.toList();
 		return new HeldLocksDescriptor(this.client.clientId(), locks.size(), locks);
+	}
+
+	/**
+	 * Return the state of one lock key in the store, the key masked.
+	 * @param key the lock key (its path segments)
+	 * @return the key's state, 503 if the store failed
+	 */
+	public WebEndpointResponse<Object> lock(String[] key) {
+		return lock(key, SecurityContext.NONE);
 	}
 
 	/**
 	 * Return the state of one lock key in the store.
 	 * @param key the lock key (its path segments)
-	 * @return the key's state, 503 if the store failed
+	 * @param securityContext the caller, who may see the keys
+	 * @return the key's state, 400 if the key is invalid, 503 if the store failed
 	 */
 	@ReadOperation
-	public WebEndpointResponse<Object> lock(@Selector(match = Match.ALL_REMAINING) String[] key) {
+	public WebEndpointResponse<Object> lock(@Selector(match = Match.ALL_REMAINING) String[] key,
+			SecurityContext securityContext) {
 		String lockKey = String.join("/", key);
+		String shownKey = shown(lockKey, showKeys(securityContext));
 		try {
 			LockState state = this.client.inspect(lockKey);
-			return new WebEndpointResponse<>(LockStateDescriptor.of(state));
+			return new WebEndpointResponse<>(LockStateDescriptor.of(state, showKeys(securityContext)));
 		}
 		catch (LockBackendException ex) {
-			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()),
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
 					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
 		}
 		catch (UnsupportedOperationException ex) {
-			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()), STATUS_NOT_IMPLEMENTED);
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
+					STATUS_NOT_IMPLEMENTED);
+		}
+		catch (IllegalArgumentException ex) {
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
 	}
 
@@ -127,18 +193,21 @@ public class DistlockEndpoint {
 	 * @param key the lock key (its path segments)
 	 * @param securityContext the caller
 	 * @return what was released (200), 404 if the key was free, 403 if force release is
-	 * disabled, 503 if the store failed
+	 * disabled, 400 if the key is invalid, 501 if the store cannot force-release, 503 if
+	 * the store failed
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<Object> forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key,
 			SecurityContext securityContext) {
 		String lockKey = String.join("/", key);
+		String logged = LogSafe.escape(lockKey);
+		String shownKey = shown(lockKey, showKeys(securityContext));
 		String caller = caller(securityContext);
 		if (!this.forceReleaseEnabled) {
-			logger.warn("Refused to force-release lock '" + lockKey + "' for " + caller
+			logger.warn("Refused to force-release lock '" + logged + "' for " + caller
 					+ ": distlock.endpoint.force-release is not enabled");
 			return new WebEndpointResponse<>(
-					new Message(lockKey,
+					new Message(shownKey,
 							"Force release is disabled; set distlock.endpoint.force-release=true to allow it"),
 					STATUS_FORBIDDEN);
 		}
@@ -146,28 +215,55 @@ public class DistlockEndpoint {
 		try {
 			released = this.client.forceRelease(lockKey);
 		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Refused to force-release lock '" + logged + "' for " + caller + ": "
+					+ LogSafe.escape(ex.getMessage()));
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
 		catch (LockBackendException ex) {
-			logger.warn("Could not force-release lock '" + lockKey + "' for " + caller, ex);
-			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()),
+			logger.warn("Could not force-release lock '" + logged + "' for " + caller + ": "
+					+ LogSafe.escape(ex.getMessage()));
+			logger.debug("Force release failed", ex);
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
 					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
 		}
 		catch (UnsupportedOperationException ex) {
-			return new WebEndpointResponse<>(new Message(lockKey, ex.getMessage()), STATUS_NOT_IMPLEMENTED);
+			logger.warn("Refused to force-release lock '" + logged + "' for " + caller
+					+ ": the lock store cannot force-release (" + LogSafe.escape(ex.getMessage()) + ")");
+			return new WebEndpointResponse<>(new Message(shownKey, detail(ex, showKeys(securityContext))),
+					STATUS_NOT_IMPLEMENTED);
 		}
 		if (!released.released()) {
-			logger.warn("Force release of lock '" + lockKey + "' requested by " + caller + ": the lock was free");
-			return new WebEndpointResponse<>(new ForcedReleaseDescriptor(lockKey, false, null, false),
+			logger.warn("Force release of lock '" + logged + "' requested by " + caller + ": the lock was free");
+			return new WebEndpointResponse<>(new ForcedReleaseDescriptor(shownKey, false, null, false),
 					WebEndpointResponse.STATUS_NOT_FOUND);
 		}
-		logger.warn("Force-released lock '" + lockKey + "' held by client " + released.holderClientId()
+		logger.warn("Force-released lock '" + logged + "' held by client " + released.holderClientId()
 				+ (released.heldByThisClient() ? " (this instance)" : "") + " at the request of " + caller);
 		return new WebEndpointResponse<>(
-				new ForcedReleaseDescriptor(lockKey, true, released.holderClientId(), released.heldByThisClient()));
+				new ForcedReleaseDescriptor(shownKey, true, released.holderClientId(), released.heldByThisClient()));
+	}
+
+	private boolean showKeys(SecurityContext securityContext) {
+		return this.showKeys.isShown(securityContext, this.roles);
+	}
+
+	private static String shown(String key, boolean show) {
+		return show ? key : MASK;
+	}
+
+	/**
+	 * Return the message of a failure, which may name the key, or only its type.
+	 */
+	private static @Nullable String detail(RuntimeException ex, boolean showKeys) {
+		return showKeys ? ex.getMessage() : ex.getClass().getSimpleName() + " (details hidden with the key)";
 	}
 
 	private static String caller(SecurityContext securityContext) {
 		Principal principal = securityContext.getPrincipal();
-		String who = (principal != null) ? "'" + principal.getName() + "'" : "an unauthenticated caller";
+		String who = (principal != null) ? "'" + LogSafe.escape(principal.getName()) + "'"
+				: "an unauthenticated caller";
 		String from = servletPresent ? ServletCaller.remoteAddress() : null;
 		return (from != null) ? who + " from " + from : who;
 	}
@@ -204,9 +300,9 @@ public class DistlockEndpoint {
 			long leaseRemainingMillis, boolean renewed, long fencingToken, @Nullable String thread,
 			@Nullable String lost, int waiting) {
 
-		static HeldLockDescriptor of(HeldLock lock) {
+		static HeldLockDescriptor of(HeldLock lock, boolean showKey) {
 			LossReason lost = lock.lost();
-			return new HeldLockDescriptor(lock.name(), lock.key(), lock.acquiredAt().toString(),
+			return new HeldLockDescriptor(lock.name(), shown(lock.key(), showKey), lock.acquiredAt().toString(),
 					Math.max(0, Duration.between(lock.acquiredAt(), Instant.now()).toMillis()),
 					lock.leaseRemaining().toMillis(), lock.renewed(), lock.fencingToken(), lock.thread(),
 					(lost != null) ? lost.tagValue() : null, lock.waiting());
@@ -231,12 +327,12 @@ public class DistlockEndpoint {
 			@Nullable String holderClientId, boolean heldByThisInstance, long lastFencingToken,
 			@Nullable HeldLockDescriptor local) {
 
-		static LockStateDescriptor of(LockState state) {
+		static LockStateDescriptor of(LockState state, boolean showKey) {
 			Duration ttl = state.ttl();
 			HeldLock local = state.local();
-			return new LockStateDescriptor(state.key(), state.held() ? "held" : "free",
+			return new LockStateDescriptor(shown(state.key(), showKey), state.held() ? "held" : "free",
 					(ttl != null) ? ttl.toMillis() : null, state.holderClientId(), state.heldByThisClient(),
-					state.lastFencingToken(), (local != null) ? HeldLockDescriptor.of(local) : null);
+					state.lastFencingToken(), (local != null) ? HeldLockDescriptor.of(local, showKey) : null);
 		}
 
 	}

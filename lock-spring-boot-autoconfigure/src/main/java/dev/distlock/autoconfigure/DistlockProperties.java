@@ -17,6 +17,9 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
 
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.ReplicaAcknowledgement;
@@ -79,6 +82,18 @@ public class DistlockProperties {
 	 * instead of releasing it to every instance. Zero always releases.
 	 */
 	private int cohortHandOffs = 3;
+
+	/**
+	 * Maximum length of a lock key, in bytes of UTF-8. Longer keys fail the call before
+	 * any Redis command.
+	 */
+	private int maxKeyLength = 512;
+
+	/**
+	 * Maximum number of distinct keys one call may lock (a key expression that gives a
+	 * collection, or LockClient#acquireAll). More fail the call before any Redis command.
+	 */
+	private int maxKeys = 64;
 
 	private final Aspect aspect = new Aspect();
 
@@ -239,12 +254,45 @@ public class DistlockProperties {
 	}
 
 	/**
+	 * Return the maximum key length.
+	 * @return the maximum key length in bytes of UTF-8
+	 */
+	public int getMaxKeyLength() {
+		return this.maxKeyLength;
+	}
+
+	/**
+	 * Set the maximum key length.
+	 * @param maxKeyLength the maximum key length in bytes of UTF-8
+	 */
+	public void setMaxKeyLength(int maxKeyLength) {
+		this.maxKeyLength = maxKeyLength;
+	}
+
+	/**
+	 * Return the maximum number of keys per call.
+	 * @return the maximum number of keys
+	 */
+	public int getMaxKeys() {
+		return this.maxKeys;
+	}
+
+	/**
+	 * Set the maximum number of keys per call.
+	 * @param maxKeys the maximum number of keys
+	 */
+	public void setMaxKeys(int maxKeys) {
+		this.maxKeys = maxKeys;
+	}
+
+	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
+	 * @throws IllegalArgumentException if a property is invalid, naming the property
 	 */
 	public LockClientSettings toClientSettings() {
-		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, this.cohortHandOffs);
+		return PropertyErrors.named(() -> new LockClientSettings(this.watchdogLease, this.closeTimeout,
+				this.renewalBatchSize, this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys));
 	}
 
 	/**
@@ -301,7 +349,8 @@ public class DistlockProperties {
 		 * @return the replica acknowledgement
 		 */
 		public ReplicaAcknowledgement toAcknowledgement() {
-			return new ReplicaAcknowledgement(this.minReplicas, this.timeout);
+			return PropertyErrors.named(() -> new ReplicaAcknowledgement(this.minReplicas, this.timeout),
+					Map.of("timeout", "distlock.replication.timeout"));
 		}
 
 	}
@@ -349,6 +398,52 @@ public class DistlockProperties {
 		private boolean forceRelease = false;
 
 		/**
+		 * When to show lock keys (often user or order ids) in the endpoint's answers;
+		 * otherwise they are masked as ******. WHEN_AUTHORIZED shows them to an
+		 * authenticated caller with one of the roles, or to any authenticated caller when
+		 * no role is set.
+		 */
+		private KeyVisibility showKeys = KeyVisibility.NEVER;
+
+		/**
+		 * Roles a caller needs to see the keys when show-keys is WHEN_AUTHORIZED. Empty
+		 * means any authenticated caller.
+		 */
+		private Set<String> roles = new LinkedHashSet<>();
+
+		/**
+		 * Return when keys are shown.
+		 * @return when keys are shown
+		 */
+		public KeyVisibility getShowKeys() {
+			return this.showKeys;
+		}
+
+		/**
+		 * Set when keys are shown.
+		 * @param showKeys when keys are shown
+		 */
+		public void setShowKeys(KeyVisibility showKeys) {
+			this.showKeys = showKeys;
+		}
+
+		/**
+		 * Return the roles that may see the keys.
+		 * @return the roles
+		 */
+		public Set<String> getRoles() {
+			return this.roles;
+		}
+
+		/**
+		 * Set the roles that may see the keys.
+		 * @param roles the roles
+		 */
+		public void setRoles(Set<String> roles) {
+			this.roles = roles;
+		}
+
+		/**
 		 * Return whether the endpoint may force-release a lock.
 		 * @return whether force-release is allowed
 		 */
@@ -363,6 +458,29 @@ public class DistlockProperties {
 		public void setForceRelease(boolean forceRelease) {
 			this.forceRelease = forceRelease;
 		}
+
+	}
+
+	/**
+	 * When the endpoint shows lock keys, as Spring Boot's {@code show-values} of the
+	 * {@code env} and {@code configprops} endpoints.
+	 */
+	public enum KeyVisibility {
+
+		/**
+		 * Never show keys: they are masked.
+		 */
+		NEVER,
+
+		/**
+		 * Show keys to authorized callers only.
+		 */
+		WHEN_AUTHORIZED,
+
+		/**
+		 * Always show keys.
+		 */
+		ALWAYS
 
 	}
 

@@ -77,7 +77,9 @@ public final class LockAspectAutoConfiguration {
 		// Bound directly rather than injected: advisors are created while post-processors
 		// are registered, too early for the DistlockProperties bean.
 		DistlockProperties distlock = Binder.get(environment).bindOrCreate("distlock", DistlockProperties.class);
-		DistributedLockAdvisor advisor = new DistributedLockAdvisor(beanFactory, distlock.getWaitTime());
+		DistributedLockAdvisor advisor = PropertyErrors
+			.named(() -> new DistributedLockAdvisor(beanFactory, distlock.getWaitTime(), distlock.getMaxKeyLength(),
+					distlock.getMaxKeys(), distlock.getReplication().getMinReplicas() > 0));
 		advisor.setOrder(distlock.getAspect().getOrder());
 		return advisor;
 	}

@@ -21,6 +21,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.RedisLockStore;
+import dev.distlock.core.ReplicaAcknowledgement;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -67,8 +68,9 @@ public final class LockAutoConfiguration {
 
 		@Bean(destroyMethod = "close")
 		RedisLockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
-			return new RedisLockStore(redisTemplate, properties.getKeyPrefix(),
-					properties.getReplication().toAcknowledgement());
+			ReplicaAcknowledgement acknowledgement = properties.getReplication().toAcknowledgement();
+			return PropertyErrors
+				.named(() -> new RedisLockStore(redisTemplate, properties.getKeyPrefix(), acknowledgement));
 		}
 
 	}

@@ -18,6 +18,7 @@ package dev.distlock.autoconfigure;
 import dev.distlock.core.DefaultLockClient;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,6 +32,8 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration} of the {@code distlock} actuator endpoint
  * ({@link DistlockEndpoint}) when the actuator is on the classpath and the endpoint is
  * available (exposed with {@code management.endpoints.web.exposure.include=distlock}).
+ * Its default access is read-only: force release also needs
+ * {@code management.endpoint.distlock.access=unrestricted}.
  *
  * @author distlock
  * @since 0.3.0
@@ -45,7 +48,9 @@ public final class LockEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
 	DistlockEndpoint distlockEndpoint(DefaultLockClient lockClient, DistlockProperties properties) {
-		return new DistlockEndpoint(lockClient, properties.getEndpoint().isForceRelease());
+		DistlockProperties.Endpoint endpoint = properties.getEndpoint();
+		return new DistlockEndpoint(lockClient, endpoint.isForceRelease(), Show.valueOf(endpoint.getShowKeys().name()),
+				endpoint.getRoles());
 	}
 
 }

@@ -226,7 +226,7 @@ final class Acquisition {
 		}
 		catch (RuntimeException | Error ex) {
 			failure.addSuppressed(ex);
-			logger.warn("Acquisition of lock '" + key() + "' failed", failure);
+			logger.warn("Acquisition of lock '" + LogSafe.escape(key()) + "' failed", failure);
 		}
 	}
 
@@ -540,8 +540,8 @@ final class Acquisition {
 		String key = this.entries.get(at).key;
 		return send(() -> this.variant.leave(key, token(at))).handle((ignored, failure) -> {
 			if (failure != null) {
-				logger.debug("Could not stop waiting for lock '" + key + "'; the registration expires on its own",
-						Stages.unwrap(failure));
+				logger.debug("Could not stop waiting for lock '" + LogSafe.escape(key)
+						+ "'; the registration expires on its own", Stages.unwrap(failure));
 			}
 			return null;
 		});

@@ -242,7 +242,7 @@ public final class DefaultLockClient implements LockClient {
 	 * @throws UnsupportedOperationException if the store cannot inspect keys
 	 */
 	public LockState inspect(String key) {
-		return this.operatorView.inspect(Locks.requireKey(key));
+		return this.operatorView.inspect(this.locks.requireKey(key));
 	}
 
 	/**
@@ -258,7 +258,7 @@ public final class DefaultLockClient implements LockClient {
 	 * @throws UnsupportedOperationException if the store cannot force a release
 	 */
 	public ForcedRelease forceRelease(String key) {
-		return this.operatorView.forceRelease(Locks.requireKey(key));
+		return this.operatorView.forceRelease(this.locks.requireKey(key));
 	}
 
 	/**
@@ -271,12 +271,12 @@ public final class DefaultLockClient implements LockClient {
 
 	@Override
 	public LockHandle obtain(String key) {
-		return new ThreadLockHandle(this.threadLocks, Locks.requireKey(key), UNNAMED);
+		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), UNNAMED);
 	}
 
 	@Override
 	public LockHandle obtain(String name, String key) {
-		return new ThreadLockHandle(this.threadLocks, Locks.requireKey(key), Locks.requireName(name));
+		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), Locks.requireName(name));
 	}
 
 	/**
@@ -303,7 +303,7 @@ public final class DefaultLockClient implements LockClient {
 	@Override
 	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
 			throws InterruptedException {
-		return acquireAll(name, List.of(Locks.requireKey(key)), waitTime, leaseTime).get(0);
+		return acquireAll(name, List.of(this.locks.requireKey(key)), waitTime, leaseTime).get(0);
 	}
 
 	@Override
@@ -320,7 +320,7 @@ public final class DefaultLockClient implements LockClient {
 	@Override
 	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
 			@Nullable Duration leaseTime) {
-		CompletableFuture<List<LockHold>> holds = acquireAllAsync(name, List.of(Locks.requireKey(key)), waitTime,
+		CompletableFuture<List<LockHold>> holds = acquireAllAsync(name, List.of(this.locks.requireKey(key)), waitTime,
 				leaseTime);
 		return Locks.single(holds);
 	}
@@ -355,7 +355,7 @@ public final class DefaultLockClient implements LockClient {
 	private List<String> validate(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		Locks.requireName(name);
-		List<String> sorted = Locks.sortedKeys(keys);
+		List<String> sorted = this.locks.sortedKeys(keys);
 		Locks.waitNanos(sorted.get(0), waitTime);
 		Locks.validateLease(sorted.get(0), leaseTime);
 		if (isFair() && !this.engine.store.supports(Capability.FAIR_LOCKS)) {
@@ -385,7 +385,9 @@ public final class DefaultLockClient implements LockClient {
 			.toArray(CompletableFuture[]::new);
 		CompletableFuture<Void> closed = CompletableFuture.allOf(releases)
 			.handle((released, failure) -> null)
-			.thenRun(this.engine.store::close);
+			// Closing a store may block (a subscription to a server that is gone): not on
+			// this thread, which gives up after the close timeout
+			.thenRunAsync(this.engine.store::close, this::inNewThread);
 		try {
 			closed.get(this.engine.settings.closeTimeout().toMillis() + 1, TimeUnit.MILLISECONDS);
 		}
@@ -397,6 +399,12 @@ public final class DefaultLockClient implements LockClient {
 					+ " timed out; remaining locks expire with their lease");
 		}
 		this.engine.shutdownThreads();
+	}
+
+	private void inNewThread(Runnable task) {
+		Thread thread = new Thread(task, "distlock-close-" + this.engine.clientId);
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	private CompletableFuture<?> releaseOnClose(Lease lease) {

@@ -189,7 +189,8 @@ final class LeaseWatchdog implements AutoCloseable {
 					lostCount++;
 					if (this.watched.remove(lease)) {
 						lease.reportLost(LossReason.TAKEN, TAKEN);
-						logger.warn("Lock '" + lease.key() + "' was lost: its key expired or has another owner");
+						logger.warn("Lock '" + LogSafe.escape(lease.key())
+								+ "' was lost: its key expired or has another owner");
 						this.lost.accept(lease);
 					}
 				}

@@ -35,11 +35,14 @@ import org.springframework.util.Assert;
  * @param cohortHandOffs how many times in a row a holder may hand a non-fair lock
  * directly to the next caller of the same client waiting for it, instead of releasing it
  * to every client; zero always releases
+ * @param maxKeyLength the longest key a call may use, in bytes of UTF-8
+ * ({@link LockKeyRules})
+ * @param maxKeys the most keys one call may lock ({@link LockKeyRules})
  * @author distlock
  * @since 0.1.0
  */
 public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
-		Duration fairGrantTimeout, int cohortHandOffs) {
+		Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys) {
 
 	/**
 	 * Default watchdog lease.
@@ -67,6 +70,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param renewalBatchSize leases per renewal call
 	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
 	 * @param cohortHandOffs local hand-offs in a row before a release
+	 * @param maxKeyLength the longest key in bytes of UTF-8
+	 * @param maxKeys the most keys per call
 	 */
 	public LockClientSettings {
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
@@ -80,6 +85,24 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 				() -> "'fairGrantTimeout' must be at least " + MIN_FAIR_GRANT_TIMEOUT.toMillis() + " ms, but was "
 						+ fairGrantTimeout);
 		Assert.isTrue(cohortHandOffs >= 0, () -> "'cohortHandOffs' must not be negative, but was " + cohortHandOffs);
+		Assert.isTrue(maxKeyLength > 0, () -> "'maxKeyLength' must be positive, but was " + maxKeyLength);
+		Assert.isTrue(maxKeys > 0, () -> "'maxKeys' must be positive, but was " + maxKeys);
+	}
+
+	/**
+	 * Create settings with the {@link LockKeyRules#DEFAULT_MAX_KEY_LENGTH default maximum
+	 * key length} and {@link LockKeyRules#DEFAULT_MAX_KEYS default maximum number of
+	 * keys}.
+	 * @param watchdogLease lease of watchdog-renewed locks
+	 * @param closeTimeout how long closing may take
+	 * @param renewalBatchSize leases per renewal call
+	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
+	 * @param cohortHandOffs local hand-offs in a row before a release
+	 */
+	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
+			Duration fairGrantTimeout, int cohortHandOffs) {
+		this(watchdogLease, closeTimeout, renewalBatchSize, fairGrantTimeout, cohortHandOffs,
+				LockKeyRules.DEFAULT_MAX_KEY_LENGTH, LockKeyRules.DEFAULT_MAX_KEYS);
 	}
 
 	/**
@@ -95,7 +118,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 
 	/**
 	 * Return the default settings: a 30 second watchdog lease, 5 seconds to close, 500
-	 * leases per renewal call, a 2 second fair grant timeout, 3 cohort hand-offs.
+	 * leases per renewal call, a 2 second fair grant timeout, 3 cohort hand-offs, keys of
+	 * at most 512 bytes of UTF-8, at most 64 keys per call.
 	 * @return the default settings
 	 */
 	public static LockClientSettings defaults() {
@@ -109,7 +133,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
 		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
 	}
 
 	/**
@@ -119,7 +143,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
 		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
 	}
 
 	/**
@@ -129,7 +153,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
 	}
 
 	/**
@@ -140,7 +164,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout,
-				this.cohortHandOffs);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
 	}
 
 	/**
@@ -152,7 +176,27 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withCohortHandOffs(int cohortHandOffs) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, cohortHandOffs);
+				this.fairGrantTimeout, cohortHandOffs, this.maxKeyLength, this.maxKeys);
+	}
+
+	/**
+	 * Return a copy with another maximum key length.
+	 * @param maxKeyLength the longest key a call may use, in bytes of UTF-8
+	 * @return the settings
+	 */
+	public LockClientSettings withMaxKeyLength(int maxKeyLength) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, this.cohortHandOffs, maxKeyLength, this.maxKeys);
+	}
+
+	/**
+	 * Return a copy with another maximum number of keys per call.
+	 * @param maxKeys the most keys one call may lock
+	 * @return the settings
+	 */
+	public LockClientSettings withMaxKeys(int maxKeys) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, maxKeys);
 	}
 
 	/**

@@ -260,7 +260,8 @@ final class LockEngine {
 		}
 		return release.whenComplete((released, failure) -> {
 			if (failure != null) {
-				logger.warn("Could not release lock '" + key + "'; it expires with its lease", Stages.unwrap(failure));
+				logger.warn("Could not release lock '" + LogSafe.escape(key) + "'; it expires with its lease",
+						Stages.unwrap(failure));
 			}
 		});
 	}

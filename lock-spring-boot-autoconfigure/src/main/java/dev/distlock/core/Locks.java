@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -183,17 +182,12 @@ final class Locks {
 		return name;
 	}
 
-	static String requireKey(String key) {
-		Assert.isTrue(StringUtils.hasText(key), () -> "Lock key must not be null or blank, but was '" + key + "'");
-		return key;
+	String requireKey(String key) {
+		return LockKeyRules.requireKey(key, this.engine.settings);
 	}
 
-	static List<String> sortedKeys(Collection<String> keys) {
-		Assert.notNull(keys, "'keys' must not be null");
-		keys.forEach(Locks::requireKey);
-		List<String> sorted = new ArrayList<>(new TreeSet<>(keys));
-		Assert.isTrue(!sorted.isEmpty(), "Lock keys must not be empty");
-		return sorted;
+	List<String> sortedKeys(Collection<String> keys) {
+		return LockKeyRules.requireKeys(keys, this.engine.settings);
 	}
 
 	static long waitNanos(String key, Duration waitTime) {

@@ -66,12 +66,12 @@ final class ReadLocks implements LockClient {
 
 	@Override
 	public LockHandle obtain(String key) {
-		return new ThreadLockHandle(this.threadLocks, Locks.requireKey(key), UNNAMED);
+		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), UNNAMED);
 	}
 
 	@Override
 	public LockHandle obtain(String name, String key) {
-		return new ThreadLockHandle(this.threadLocks, Locks.requireKey(key), Locks.requireName(name));
+		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), Locks.requireName(name));
 	}
 
 	@Override
@@ -82,7 +82,7 @@ final class ReadLocks implements LockClient {
 	@Override
 	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
 			throws InterruptedException {
-		return acquireAll(name, List.of(Locks.requireKey(key)), waitTime, leaseTime).get(0);
+		return acquireAll(name, List.of(this.locks.requireKey(key)), waitTime, leaseTime).get(0);
 	}
 
 	@Override
@@ -93,7 +93,7 @@ final class ReadLocks implements LockClient {
 	@Override
 	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
 			@Nullable Duration leaseTime) {
-		return Locks.single(acquireAllAsync(name, List.of(Locks.requireKey(key)), waitTime, leaseTime));
+		return Locks.single(acquireAllAsync(name, List.of(this.locks.requireKey(key)), waitTime, leaseTime));
 	}
 
 	@Override
@@ -127,7 +127,7 @@ final class ReadLocks implements LockClient {
 	private List<String> validate(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		Locks.requireName(name);
-		List<String> sorted = Locks.sortedKeys(keys);
+		List<String> sorted = this.locks.sortedKeys(keys);
 		Locks.waitNanos(sorted.get(0), waitTime);
 		Locks.validateLease(sorted.get(0), leaseTime);
 		if (!this.locks.engine.store.supports(Capability.READ_LOCKS)) {

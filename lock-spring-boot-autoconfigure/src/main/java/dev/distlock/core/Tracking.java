@@ -64,7 +64,7 @@ final class Tracking {
 			tracker = listener.acquisitionStarted(name, key);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("LockClientListener failed when lock '" + key + "' was asked for", ex);
+			logger.warn("LockClientListener failed when lock '" + LogSafe.escape(key) + "' was asked for", ex);
 			tracker = LockTracker.NONE;
 		}
 		return new Tracking(name, tracker, startedAt);
@@ -104,7 +104,7 @@ final class Tracking {
 			event.run();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("LockTracker of a lock named '" + this.name + "' failed", ex);
+			logger.warn("LockTracker of a lock named '" + LogSafe.escape(this.name) + "' failed", ex);
 		}
 	}
 

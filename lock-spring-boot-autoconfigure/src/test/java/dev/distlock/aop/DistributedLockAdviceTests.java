@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.annotation.DistributedLock;
@@ -44,7 +45,6 @@ import org.springframework.context.annotation.EnableAspectJAutoProxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * The {@code @DistributedLock} advice on a real Redis: keys, release, return values,
@@ -154,7 +154,7 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	void rejectsANullKeyWithoutRunningTheMethod() {
 		classProxies().run((context) -> {
 			Orders orders = context.getBean(Orders.class);
-			assertThatIllegalArgumentException().isThrownBy(() -> orders.byRawKey(null))
+			assertThatExceptionOfType(InvalidLockKeyException.class).isThrownBy(() -> orders.byRawKey(null))
 				.withMessageContaining("\"#p0\"")
 				.withMessageContaining("Orders.byRawKey(java.lang.Object)")
 				.withMessageContaining("null");
@@ -166,7 +166,7 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	void rejectsABlankKeyWithoutRunningTheMethod() {
 		classProxies().run((context) -> {
 			Orders orders = context.getBean(Orders.class);
-			assertThatIllegalArgumentException().isThrownBy(() -> orders.byRawKey("  "))
+			assertThatExceptionOfType(InvalidLockKeyException.class).isThrownBy(() -> orders.byRawKey("  "))
 				.withMessageContaining("\"#p0\"")
 				.withMessageContaining("Orders.byRawKey")
 				.withMessageContaining("blank");
@@ -178,7 +178,7 @@ class DistributedLockAdviceTests extends RedisAdviceTestSupport {
 	void rejectsAKeyExpressionThatFailsWithoutRunningTheMethod() {
 		classProxies().run((context) -> {
 			Orders orders = context.getBean(Orders.class);
-			assertThatIllegalArgumentException().isThrownBy(() -> orders.byMissingProperty("f"))
+			assertThatExceptionOfType(InvalidLockKeyException.class).isThrownBy(() -> orders.byMissingProperty("f"))
 				.withMessageContaining("\"#p0.noSuchProperty\"")
 				.withMessageContaining("Orders.byMissingProperty");
 			assertThat(orders.callCount()).isEqualTo(0);

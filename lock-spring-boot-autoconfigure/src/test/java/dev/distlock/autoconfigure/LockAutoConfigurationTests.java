@@ -117,7 +117,7 @@ class LockAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
-				.hasMessageContaining("'keyPrefix' must not contain"));
+				.hasMessageContaining("distlock.key-prefix must not contain"));
 	}
 
 	@Test
@@ -256,8 +256,11 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "management.health.distlock.enabled")).containsExactly(true);
 		assertThat(defaultValue(json, "distlock.replication.min-replicas")).containsExactly(0);
 		assertThat(defaultValue(json, "distlock.replication.timeout")).containsExactly("500ms");
+		assertThat(defaultValue(json, "distlock.max-key-length")).containsExactly(512);
+		assertThat(defaultValue(json, "distlock.max-keys")).containsExactly(64);
+		assertThat(defaultValue(json, "distlock.endpoint.show-keys")).containsExactly("never");
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
-		assertThat(descriptions).hasSize(12).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(16).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

@@ -75,7 +75,7 @@ class ReplicationAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
-				.hasMessageContaining("'minReplicas' must not be negative"));
+				.hasMessageContaining("distlock.replication.min-replicas must not be negative"));
 	}
 
 	private static StringRedisTemplate template(RedisConnectionFactory connectionFactory) {

@@ -42,6 +42,31 @@ class LockClientSettingsTests {
 		assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.fairGrantTimeout()).isEqualTo(Duration.ofSeconds(2));
 		assertThat(settings.cohortHandOffs()).isEqualTo(3);
+		assertThat(settings.maxKeyLength()).isEqualTo(512);
+		assertThat(settings.maxKeys()).isEqualTo(64);
+	}
+
+	@Test
+	void keepsTheKeyLimitsWhenAnotherSettingChanges() {
+		LockClientSettings settings = LockClientSettings.defaults().withMaxKeyLength(100).withMaxKeys(3);
+		LockClientSettings changed = settings.withWatchdogLease(Duration.ofSeconds(9)).withCohortHandOffs(0);
+		assertThat(changed.maxKeyLength()).isEqualTo(100);
+		assertThat(changed.maxKeys()).isEqualTo(3);
+	}
+
+	@Test
+	void fiveSettingsConstructorUsesTheDefaultKeyLimits() {
+		LockClientSettings settings = new LockClientSettings(Duration.ofSeconds(30), Duration.ofSeconds(5), 500,
+				Duration.ofSeconds(2), 3);
+		assertThat(settings).isEqualTo(LockClientSettings.defaults());
+	}
+
+	@Test
+	void rejectsNonPositiveKeyLimits() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withMaxKeyLength(0))
+			.withMessageContaining("'maxKeyLength'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockClientSettings.defaults().withMaxKeys(0))
+			.withMessageContaining("'maxKeys'");
 	}
 
 	@Test

@@ -264,28 +264,31 @@ class LockObservabilityAutoConfigurationTests {
 
 	@Test
 	void endpointListsHeldLocksAndInspectsAKey() {
-		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=distlock").run((context) -> {
-			DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
-			DefaultLockClient client = context.getBean(DefaultLockClient.class);
-			try (LockHold hold = client.acquire("orders", "order/7", Duration.ZERO, null)) {
-				HeldLocksDescriptor held = endpoint.heldLocks();
-				assertThat(held.clientId()).isEqualTo(client.clientId());
-				assertThat(held.locks()).singleElement().satisfies((lock) -> {
-					assertThat(lock.name()).isEqualTo("orders");
-					assertThat(lock.key()).isEqualTo("order/7");
-					assertThat(lock.fencingToken()).isEqualTo(hold.fencingToken());
-					assertThat(lock.leaseRemainingMillis()).isPositive();
-				});
-				WebEndpointResponse<Object> state = endpoint.lock(new String[] { "order", "7" });
-				assertThat(state.getStatus()).isEqualTo(200);
-				assertThat(state.getBody()).isInstanceOfSatisfying(LockStateDescriptor.class, (body) -> {
-					assertThat(body.state()).isEqualTo("held");
-					assertThat(body.heldByThisInstance()).isTrue();
-					assertThat(body.ttlMillis()).isPositive();
-				});
-			}
-			assertThat(endpoint.heldLocks().locks()).isEmpty();
-		});
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=distlock",
+					"distlock.endpoint.show-keys=always")
+			.run((context) -> {
+				DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
+				DefaultLockClient client = context.getBean(DefaultLockClient.class);
+				try (LockHold hold = client.acquire("orders", "order/7", Duration.ZERO, null)) {
+					HeldLocksDescriptor held = endpoint.heldLocks();
+					assertThat(held.clientId()).isEqualTo(client.clientId());
+					assertThat(held.locks()).singleElement().satisfies((lock) -> {
+						assertThat(lock.name()).isEqualTo("orders");
+						assertThat(lock.key()).isEqualTo("order/7");
+						assertThat(lock.fencingToken()).isEqualTo(hold.fencingToken());
+						assertThat(lock.leaseRemainingMillis()).isPositive();
+					});
+					WebEndpointResponse<Object> state = endpoint.lock(new String[] { "order", "7" });
+					assertThat(state.getStatus()).isEqualTo(200);
+					assertThat(state.getBody()).isInstanceOfSatisfying(LockStateDescriptor.class, (body) -> {
+						assertThat(body.state()).isEqualTo("held");
+						assertThat(body.heldByThisInstance()).isTrue();
+						assertThat(body.ttlMillis()).isPositive();
+					});
+				}
+				assertThat(endpoint.heldLocks().locks()).isEmpty();
+			});
 	}
 
 	@Test

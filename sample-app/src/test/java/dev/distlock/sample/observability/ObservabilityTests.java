@@ -178,7 +178,7 @@ class ObservabilityTests {
 		assertThat(locks.get("held").asInt()).isOne();
 		JsonNode lock = locks.get("locks").get(0);
 		assertThat(lock.get("name").asString()).isEqualTo(ORDER_LOCK);
-		assertThat(lock.get("key").asString()).isEqualTo("order:3");
+		assertThat(lock.get("key").asString()).as("keys are masked by default").isEqualTo("******");
 		assertThat(lock.get("holdStarted").asString()).isNotBlank();
 		assertThat(lock.get("leaseRemainingMillis").asLong()).isPositive();
 		assertThat(lock.get("fencingToken").asLong()).isPositive();
@@ -187,7 +187,12 @@ class ObservabilityTests {
 		HttpResponse<String> key = get(context, "actuator/distlock/order:3");
 		assertThat(key.statusCode()).isEqualTo(200);
 		JsonNode state = this.json.readTree(key.body());
+		assertThat(state.get("key").asString()).isEqualTo("******");
 		assertThat(state.get("state").asString()).isEqualTo("held");
+		HttpResponse<String> readOnly = delete(context, "actuator/distlock/order:3");
+		assertThat(readOnly.statusCode()).as("the endpoint is read-only by default").isIn(404, 405);
+		assertThat(this.json.readTree(get(context, "actuator/distlock/order:3").body()).get("state").asString())
+			.isEqualTo("held");
 		assertThat(state.get("heldByThisInstance").asBoolean()).isTrue();
 		assertThat(state.get("ttlMillis").asLong()).isPositive();
 		assertThat(state.get("holderClientId").asString()).isEqualTo(locks.get("clientId").asString());
@@ -200,8 +205,9 @@ class ObservabilityTests {
 	}
 
 	@Test
-	void forceReleaseIsRefusedByDefault(CapturedOutput output) throws Exception {
-		ConfigurableApplicationContext context = start(TestRedis.endpoint(), "refused");
+	void forceReleaseIsRefusedWithoutItsSwitchEvenWithUnrestrictedAccess(CapturedOutput output) throws Exception {
+		ConfigurableApplicationContext context = start(TestRedis.endpoint(), "refused",
+				"--management.endpoint.distlock.access=unrestricted");
 		VoucherApiClient api = api(context);
 		long voucher = api.createVoucher("Refused", 10);
 		CompletableFuture<HttpResponse<String>> holding = holdLockOfUser(context, api, voucher, 4);
@@ -218,7 +224,7 @@ class ObservabilityTests {
 	@Test
 	void forceReleaseWhenEnabledEndsTheHoldersCallWithLockLostException(CapturedOutput output) throws Exception {
 		ConfigurableApplicationContext context = start(TestRedis.endpoint(), "forced",
-				"--distlock.endpoint.force-release=true");
+				"--management.endpoint.distlock.access=unrestricted", "--distlock.endpoint.force-release=true");
 		VoucherApiClient api = api(context);
 		long voucher = api.createVoucher("Forced", 10);
 		CompletableFuture<HttpResponse<String>> holding = holdLockOfUser(context, api, voucher, 5);

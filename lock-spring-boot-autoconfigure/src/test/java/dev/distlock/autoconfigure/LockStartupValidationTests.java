@@ -1,0 +1,206 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.autoconfigure;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockMode;
+import dev.distlock.core.LockStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.annotation.Scheduled;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+/**
+ * Startup validation of distlock: invalid properties fail with a message naming the
+ * property, combinations known at startup fail the startup, and risky setups are logged.
+ * On a mocked {@link LockStore} (no Redis server).
+ *
+ * @author distlock
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LockStartupValidationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class,
+				LockDisabledAutoConfiguration.class))
+		.withBean(LockStore.class, () -> mock(LockStore.class));
+
+	@Test
+	void failsWithTheNameOfAnInvalidWatchdogLease() {
+		assertStartupFailsNaming("distlock.watchdog-lease=10ms", "distlock.watchdog-lease must be at least 30 ms");
+	}
+
+	@Test
+	void failsWithTheNameOfAnInvalidRenewalBatchSize() {
+		assertStartupFailsNaming("distlock.renewal-batch-size=0", "distlock.renewal-batch-size must be positive");
+	}
+
+	@Test
+	void failsWithTheNameOfAnInvalidMaxKeyLength() {
+		assertStartupFailsNaming("distlock.max-key-length=0", "distlock.max-key-length must be positive");
+	}
+
+	@Test
+	void failsWithTheNameOfAnInvalidMaxKeys() {
+		assertStartupFailsNaming("distlock.max-keys=-1", "distlock.max-keys must be positive");
+	}
+
+	@Test
+	void failsWithTheNameOfANegativeWaitTime() {
+		assertStartupFailsNaming("distlock.wait-time=-1s", "distlock.wait-time must not be negative");
+	}
+
+	@Test
+	void failsWithTheNameOfANegativeMinReplicas() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
+			.withBean(StringRedisTemplate.class, LockStartupValidationTests::mockTemplate)
+			.withPropertyValues("distlock.replication.min-replicas=-1")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.replication.min-replicas must not be negative"));
+	}
+
+	@Test
+	void failsStartupForAFairLockWithReplicaAcknowledgement() {
+		this.contextRunner.withPropertyValues("distlock.replication.min-replicas=1")
+			.withBean(FairService.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("fair = \"true\"")
+				.hasMessageContaining("FairService.place")
+				.hasMessageContaining("distlock.replication.min-replicas"));
+	}
+
+	@Test
+	void failsStartupForAReadLockWithReplicaAcknowledgement() {
+		this.contextRunner.withPropertyValues("distlock.replication.min-replicas=1")
+			.withBean(ReadService.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("mode = \"READ\"")
+				.hasMessageContaining("ReadService.read")
+				.hasMessageContaining("distlock.replication.min-replicas"));
+	}
+
+	@Test
+	void startsWithFairAndReadLocksWithoutReplicaAcknowledgement() {
+		this.contextRunner.withBean(FairService.class)
+			.withBean(ReadService.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void failsStartupForHoldAtLeastLongerThanTheFixedLease() {
+		this.contextRunner.withBean(HoldTooLongService.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("holdAtLeast = \"5s\"")
+				.hasMessageContaining("leaseTime"));
+	}
+
+	@Test
+	void warnsAtStartupWhenDisabledWhileMethodsAreLocked(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("distlock.enabled=false").withBean(FairService.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("distlock.enabled=false, so 1 @DistributedLock method(s) run without any lock")
+				.contains("FairService.place");
+		});
+	}
+
+	@Test
+	void doesNotWarnWhenDisabledWithoutLockedMethods(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("distlock.enabled=false")
+			.run((context) -> assertThat(output).doesNotContain("distlock.enabled=false"));
+	}
+
+	@Test
+	void doesNotWarnAboutDisabledLocksWhenEnabled(CapturedOutput output) {
+		this.contextRunner.withBean(FairService.class)
+			.run((context) -> assertThat(output).doesNotContain("run without any lock"));
+	}
+
+	@Test
+	void warnsAtStartupForAScheduledLockedMethodWithoutHoldAtLeast(CapturedOutput output) {
+		this.contextRunner.withBean(ScheduledJobs.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("ScheduledJobs.withoutHoldAtLeast()")
+				.contains("may run on several instances in one tick")
+				.doesNotContain("ScheduledJobs.withHoldAtLeast()");
+		});
+	}
+
+	private static StringRedisTemplate mockTemplate() {
+		StringRedisTemplate template = mock(StringRedisTemplate.class);
+		given(template.getRequiredConnectionFactory()).willReturn(mock(RedisConnectionFactory.class));
+		return template;
+	}
+
+	private void assertStartupFailsNaming(String property, String message) {
+		this.contextRunner.withPropertyValues(property)
+			.withBean(FairService.class)
+			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining(message));
+	}
+
+	static class FairService {
+
+		@DistributedLock(key = "'order'", fair = true)
+		public void place() {
+		}
+
+	}
+
+	static class ReadService {
+
+		@DistributedLock(key = "'prices'", mode = LockMode.READ)
+		public void read() {
+		}
+
+	}
+
+	static class HoldTooLongService {
+
+		@DistributedLock(key = "'report'", leaseTime = "2s", holdAtLeast = "5s")
+		public void report() {
+		}
+
+	}
+
+	static class ScheduledJobs {
+
+		@Scheduled(fixedDelay = 60_000, initialDelay = 600_000)
+		@DistributedLock(key = "'job-a'")
+		public void withoutHoldAtLeast() {
+		}
+
+		@Scheduled(fixedDelay = 60_000, initialDelay = 600_000)
+		@DistributedLock(key = "'job-b'", holdAtLeast = "1s")
+		public void withHoldAtLeast() {
+		}
+
+	}
+
+}
