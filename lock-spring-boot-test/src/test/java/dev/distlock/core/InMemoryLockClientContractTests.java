@@ -16,7 +16,6 @@
 
 package dev.distlock.core;
 
-import dev.distlock.test.InMemoryLockStore;
 
 /**
  * The lock contract on the in-memory store: the fast run of the suite, and the proof that

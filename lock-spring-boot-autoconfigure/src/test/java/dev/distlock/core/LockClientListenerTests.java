@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
-import dev.distlock.test.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
