@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.test.contract;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**
