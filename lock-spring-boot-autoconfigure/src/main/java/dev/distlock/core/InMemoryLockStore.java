@@ -163,7 +163,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return execute(() -> {
+		return this.<@Nullable Attempt>execute(() -> {
 			requireReachable(key, "release");
 			Grant current = live(key);
 			if (current == null || !current.token.equals(token)) {
@@ -194,7 +194,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return execute(() -> {
+		return this.<@Nullable List<Attempt>>execute(() -> {
 			requireReachable(keys.get(0), "acquire");
 			List<Attempt> busy = new ArrayList<>(keys.size());
 			for (String key : keys) {
@@ -342,7 +342,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return execute(() -> {
+		return this.<@Nullable String>execute(() -> {
 			requireReachable(key, "force-release");
 			Grant released = holder(key);
 			if (released == null) {
@@ -435,12 +435,17 @@ public final class InMemoryLockStore implements LockStore {
 	 * Execute one request under the store's monitor, then send the notifications it
 	 * caused and return its stage: complete, or held while replies are paused.
 	 */
-	private <T> CompletionStage<T> execute(Supplier<T> request) {
+	private <T extends @Nullable Object> CompletionStage<T> execute(Supplier<T> request) {
 		CompletableFuture<T> executed;
 		CompletableFuture<T> reply;
 		List<Notification> toSend;
 		synchronized (this) {
-			executed = Stages.now(request);
+			try {
+				executed = CompletableFuture.completedFuture(request.get());
+			}
+			catch (RuntimeException | Error ex) {
+				executed = CompletableFuture.failedFuture(ex);
+			}
 			toSend = new ArrayList<>(this.notifications);
 			this.notifications.clear();
 			PausedReplies pause = this.paused;
@@ -672,7 +677,7 @@ public final class InMemoryLockStore implements LockStore {
 			resume();
 		}
 
-		private <T> CompletableFuture<T> hold(CompletableFuture<T> executed) {
+		private <T extends @Nullable Object> CompletableFuture<T> hold(CompletableFuture<T> executed) {
 			CompletableFuture<T> reply = new CompletableFuture<>();
 			this.held.add(() -> executed.whenComplete((result, failure) -> {
 				if (failure != null) {

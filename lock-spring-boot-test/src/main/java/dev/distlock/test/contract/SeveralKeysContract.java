@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -102,7 +103,7 @@ abstract class SeveralKeysContract extends ContractGroup {
 							}
 						}
 						Thread.onSpinWait();
-						set.forEach((key) -> inside.get(key).decrementAndGet());
+						set.forEach((key) -> Objects.requireNonNull(inside.get(key)).decrementAndGet());
 						holds.forEach(LockHold::release);
 					}
 					return null;
