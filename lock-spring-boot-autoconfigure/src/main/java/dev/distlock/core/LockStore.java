@@ -185,8 +185,9 @@ public interface LockStore extends AutoCloseable {
 	 * queue; if a release granted it the lock meanwhile, release that grant and hand the
 	 * lock on. The default does nothing.
 	 * @param key the lock key
-	 * @param waiter the waiting client's id or the fair waiter's token The stage fails
-	 * with {@link LockBackendException} if the backend failed.
+	 * @param waiter the waiting client's id or the fair waiter's token
+	 * @return a stage completed when the waiter has left; it fails with
+	 * {@link LockBackendException} if the backend failed
 	 * @since 0.2.0
 	 */
 	default CompletionStage<Void> leave(String key, String waiter) {

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * Leases on Redis: the watchdog renews many leases with few scripts, and a crashed
  * client's lock is free within one lease. The backend-neutral lease semantics are in
- * {@link LockClientContractTests}.
+ * {@code dev.distlock.test.contract.LockStoreContractTests}.
  *
  * @author distlock
  */

@@ -39,6 +39,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.RedisCallback;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The engine on a three-master Redis Cluster: scripts touch keys of one slot only,
@@ -144,7 +145,7 @@ class RedisClusterLockTests {
 					throw new IllegalStateException(ex);
 				}
 			});
-			LockClientContractTests.awaitWaiting(waitingClient, key);
+			await().atMost(Duration.ofSeconds(10)).until(() -> waitingClient.waitingCount(key) > 0);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 			while (commandCalls("ssubscribe") == 0 && System.nanoTime() - deadline < 0) {
 				Thread.sleep(10);

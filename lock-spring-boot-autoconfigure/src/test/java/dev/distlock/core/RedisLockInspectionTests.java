@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The operator's view of Redis locks: {@link RedisLockStore#inspect(String)} and
@@ -65,7 +66,7 @@ class RedisLockInspectionTests extends RedisLockTestSupport {
 		String key = uniqueKey("stuck");
 		LockHold hold = holder.acquire("orders", key, Duration.ZERO, null);
 		CompletionStage<LockHold> waiter = operator.acquireAsync(key, Duration.ofSeconds(20), null);
-		LockClientContractTests.awaitWaiting(operator, key);
+		await().atMost(Duration.ofSeconds(10)).until(() -> operator.waitingCount(key) > 0);
 		long started = System.nanoTime();
 		ForcedRelease released = operator.forceRelease(key);
 		assertThat(released.released()).isTrue();

@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What the Redis store adds to the {@link LockClientContractTests lock contract}: how
- * many round trips things take, the fence key, and the clock-drift margin.
+ * What the Redis store adds to the lock contract
+ * ({@code dev.distlock.test.contract.LockStoreContractTests}): how many round trips
+ * things take, the fence key, and the clock-drift margin.
  *
  * @author distlock
  */

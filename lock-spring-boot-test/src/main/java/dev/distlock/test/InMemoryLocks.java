@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.HeldLock;
+import dev.distlock.core.InMemoryLockStore;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.Stages;

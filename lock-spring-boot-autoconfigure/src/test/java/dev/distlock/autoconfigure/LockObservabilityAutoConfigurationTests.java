@@ -29,7 +29,7 @@ import dev.distlock.autoconfigure.DistlockEndpoint.HeldLocksDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
-import dev.distlock.test.InMemoryLockStore;
+import dev.distlock.core.InMemoryLockStore;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -27,7 +27,7 @@ import dev.distlock.autoconfigure.DistlockEndpoint.Message;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.LockStore;
-import dev.distlock.test.InMemoryLockStore;
+import dev.distlock.core.InMemoryLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

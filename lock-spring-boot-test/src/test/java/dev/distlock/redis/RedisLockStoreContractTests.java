@@ -14,7 +14,11 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
+
+import dev.distlock.core.LockStore;
+import dev.distlock.core.RedisLockStore;
+import dev.distlock.test.contract.LockStoreContractTests;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -25,7 +29,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * @author distlock
  */
-abstract class RedisLockClientContractTests extends LockClientContractTests {
+abstract class RedisLockStoreContractTests extends LockStoreContractTests {
 
 	/**
 	 * Return a template on the deployment under test.
@@ -52,8 +56,21 @@ abstract class RedisLockClientContractTests extends LockClientContractTests {
 		redis().delete(lockKey(key));
 	}
 
+	/**
+	 * Return the Redis key of the lock on {@code key}: the default prefix and the key in
+	 * a hash tag, braces and backslashes escaped, as the store names it.
+	 */
 	static String lockKey(String key) {
-		return LockKeys.of(RedisLockStore.DEFAULT_KEY_PREFIX, key).lockKey();
+		StringBuilder name = new StringBuilder(RedisLockStore.DEFAULT_KEY_PREFIX).append('{');
+		for (char c : key.toCharArray()) {
+			switch (c) {
+				case '\\' -> name.append("\\\\");
+				case '{' -> name.append("\\(");
+				case '}' -> name.append("\\)");
+				default -> name.append(c);
+			}
+		}
+		return name.append('}').toString();
 	}
 
 }

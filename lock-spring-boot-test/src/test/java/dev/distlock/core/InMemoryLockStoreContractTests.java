@@ -16,15 +16,16 @@
 
 package dev.distlock.core;
 
-import dev.distlock.test.InMemoryLockStore;
+import dev.distlock.test.contract.LockStoreContractTests;
 
 /**
  * The lock contract on the in-memory store: the fast run of the suite, and the proof that
- * a backend needs nothing but the {@link LockStore} methods.
+ * a backend needs nothing but the {@link LockStore} methods. Every client shares one
+ * store, as they would share one backend.
  *
  * @author distlock
  */
-class InMemoryLockClientContractTests extends LockClientContractTests {
+class InMemoryLockStoreContractTests extends LockStoreContractTests {
 
 	private final InMemoryLockStore store = new InMemoryLockStore();
 

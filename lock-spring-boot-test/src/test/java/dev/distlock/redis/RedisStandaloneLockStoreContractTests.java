@@ -14,11 +14,10 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 
-import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,33 +26,25 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The lock contract through a Sentinel, on a master with a replica.
+ * The lock contract on a standalone Redis (the shared test server).
  *
  * @author distlock
  */
-class RedisSentinelLockClientContractTests extends RedisLockClientContractTests {
-
-	private static RedisSentinelHandle sentinel;
+class RedisStandaloneLockStoreContractTests extends RedisLockStoreContractTests {
 
 	private static LettuceConnectionFactory connectionFactory;
 
 	private static StringRedisTemplate redis;
 
 	@BeforeAll
-	static void start() {
-		sentinel = TestRedis.startSentinel();
-		connectionFactory = TestRedis.connectionFactory(sentinel, Duration.ofSeconds(2));
+	static void connect() {
+		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), Duration.ofSeconds(2));
 		redis = TestRedis.template(connectionFactory);
 	}
 
 	@AfterAll
-	static void stop() {
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
-		}
-		if (sentinel != null) {
-			sentinel.close();
-		}
+	static void disconnect() {
+		connectionFactory.destroy();
 	}
 
 	@Override

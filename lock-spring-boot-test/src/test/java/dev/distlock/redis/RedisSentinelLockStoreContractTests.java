@@ -14,10 +14,11 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 
+import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,25 +27,33 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The lock contract on a standalone Redis (the shared test server).
+ * The lock contract through a Sentinel, on a master with a replica.
  *
  * @author distlock
  */
-class RedisStandaloneLockClientContractTests extends RedisLockClientContractTests {
+class RedisSentinelLockStoreContractTests extends RedisLockStoreContractTests {
+
+	private static RedisSentinelHandle sentinel;
 
 	private static LettuceConnectionFactory connectionFactory;
 
 	private static StringRedisTemplate redis;
 
 	@BeforeAll
-	static void connect() {
-		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), Duration.ofSeconds(2));
+	static void start() {
+		sentinel = TestRedis.startSentinel();
+		connectionFactory = TestRedis.connectionFactory(sentinel, Duration.ofSeconds(2));
 		redis = TestRedis.template(connectionFactory);
 	}
 
 	@AfterAll
-	static void disconnect() {
-		connectionFactory.destroy();
+	static void stop() {
+		if (connectionFactory != null) {
+			connectionFactory.destroy();
+		}
+		if (sentinel != null) {
+			sentinel.close();
+		}
 	}
 
 	@Override

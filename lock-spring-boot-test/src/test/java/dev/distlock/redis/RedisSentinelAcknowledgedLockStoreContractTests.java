@@ -14,10 +14,13 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 
+import dev.distlock.core.LockStore;
+import dev.distlock.core.RedisLockStore;
+import dev.distlock.core.ReplicaAcknowledgement;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -29,22 +32,18 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * The lock client contract on a Redis master with a replica and a Sentinel, with every
  * grant acknowledged by the replica ({@link ReplicaAcknowledgement}): waiting for
- * replicas changes no lock semantics.
+ * replicas changes no lock semantics. The store declares neither read and fair locks nor
+ * wake-one and hand-over, so the suite skips those cases.
  *
  * @author distlock
  */
-class RedisSentinelAcknowledgedLockClientContractTests extends RedisLockClientContractTests {
+class RedisSentinelAcknowledgedLockStoreContractTests extends RedisLockStoreContractTests {
 
 	private static RedisSentinelHandle sentinel;
 
 	private static LettuceConnectionFactory connectionFactory;
 
 	private static StringRedisTemplate redis;
-
-	@Override
-	protected boolean hasReadLocks() {
-		return false;
-	}
 
 	@BeforeAll
 	static void start() {
@@ -72,11 +71,6 @@ class RedisSentinelAcknowledgedLockClientContractTests extends RedisLockClientCo
 	protected LockStore newStore() {
 		return new RedisLockStore(redis, RedisLockStore.DEFAULT_KEY_PREFIX,
 				new ReplicaAcknowledgement(1, Duration.ofSeconds(1)));
-	}
-
-	@Override
-	protected boolean handsOver() {
-		return false;
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 
@@ -35,7 +35,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * @author distlock
  */
-class RedisJedisLockClientContractTests extends RedisLockClientContractTests {
+class RedisJedisLockStoreContractTests extends RedisLockStoreContractTests {
 
 	private static JedisConnectionFactory connectionFactory;
 

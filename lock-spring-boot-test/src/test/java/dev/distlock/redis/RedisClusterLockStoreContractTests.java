@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 
@@ -32,7 +32,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * @author distlock
  */
-class RedisClusterLockClientContractTests extends RedisLockClientContractTests {
+class RedisClusterLockStoreContractTests extends RedisLockStoreContractTests {
 
 	private static RedisClusterHandle cluster;
 

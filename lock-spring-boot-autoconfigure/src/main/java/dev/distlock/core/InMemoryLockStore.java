@@ -14,9 +14,8 @@
  * limitations under the License.
  */
 
-package dev.distlock.test;
+package dev.distlock.core;
 
-import java.util.concurrent.CompletionStage;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,33 +26,40 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link LockStore} in memory, for fast tests of the lock client and of code built on
- * it; not a production backend (its locks exist in one JVM only). It behaves like a
- * store: leases expire on time, operations are owner-checked, fencing tokens increase,
- * releases notify listeners, read locks are shared with a writer-waiting mark, and a
- * released lock is handed over (to the first live fair waiter directly, else by waking
- * one registered waiting client), as in {@link dev.distlock.core.RedisLockStore}. Tests
- * can also make it unreachable, expire a key early or give a key to a foreign owner.
- * {@link InMemoryLocks} puts the lock client on it.
+ * A {@link LockStore} in memory, in one JVM: its locks are <em>not distributed</em>, two
+ * application instances each with their own store do not exclude each other. It is for
+ * tests and examples of the lock client and of code built on it, as Spring's
+ * {@code ConcurrentMapCache} is for caching; it is no production backend for several
+ * instances.
+ * <p>
+ * It behaves like a distributed store: leases expire on time, operations are
+ * owner-checked, fencing tokens increase, releases notify listeners, read locks are
+ * shared with a writer-waiting mark, and a released lock is handed over (to the first
+ * live fair waiter directly, else by waking one registered waiting client), as the Redis
+ * store ({@code dev.distlock.redis.RedisLockStore}) does. It declares every
+ * {@link Capability}. Tests can also make it unreachable
+ * ({@link #setUnreachable(boolean)}), expire a key early ({@link #expire(String)}), give
+ * a key to a foreign owner ({@link #takeOver(String, String)}) and hold the replies of
+ * its requests ({@link #pauseReplies()}). {@code dev.distlock.test.InMemoryLocks} in
+ * {@code lock-spring-boot-test} puts the lock client on it.
+ * <p>
+ * Every operation runs on the calling thread; its stage is complete when the method
+ * returns, unless replies are paused.
  *
  * @author distlock
  * @since 0.2.0
  */
 public final class InMemoryLockStore implements LockStore {
-
-	@Override
-	public Set<Capability> capabilities() {
-		return EnumSet.allOf(Capability.class);
-	}
 
 	/**
 	 * How soon a writer refused by readers for the first time is told to try again, as
@@ -83,25 +89,30 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final Map<String, Map<String, Long>> alive = new HashMap<>();
 
+	/**
+	 * Notifications of the request being executed, sent once it left the monitor.
+	 */
+	private final List<Notification> notifications = new ArrayList<>();
+
+	private @Nullable PausedReplies paused;
+
 	private volatile boolean unreachable;
 
 	@Override
-	public synchronized CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-		return Stages.now(() -> {
-			requireReachable(key, "acquire");
-			Attempt busy = busyForWriter(key, token);
-			if (busy != null) {
-				return busy;
-			}
-			return grant(key, token, lease);
-		});
+	public Set<Capability> capabilities() {
+		return EnumSet.allOf(Capability.class);
 	}
 
 	@Override
-	public synchronized CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+		return execute(() -> acquire(key, token, lease));
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
 			Duration waiterTtl) {
-		return Stages.now(() -> {
-			Attempt attempt = Stages.join(tryAcquire(key, token, lease));
+		return execute(() -> {
+			Attempt attempt = acquire(key, token, lease);
 			if (attempt.acquired()) {
 				forget(this.waiters, key, waiter);
 			}
@@ -116,50 +127,43 @@ public final class InMemoryLockStore implements LockStore {
 	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
-		return Stages.now(() -> {
-			String woken = null;
-			Attempt attempt;
-			synchronized (this) {
-				requireReachable(key, "acquire");
-				Grant current = live(key);
-				if (current != null && current.token.equals(token)) {
-					this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-					return Attempt.granted(this.fences.getOrDefault(key, 0L));
+		return execute(() -> {
+			requireReachable(key, "acquire");
+			Grant current = live(key);
+			if (current != null && current.token.equals(token)) {
+				this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+				return Attempt.granted(this.fences.getOrDefault(key, 0L));
+			}
+			Attempt refused = busyForWriter(key, token);
+			Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
+			Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
+			if (refused == null) {
+				while (!queue.isEmpty() && !queue.peek().token.equals(token) && !isAlive(living, queue.peek().token)) {
+					living.remove(queue.poll().token);
 				}
-				Attempt refused = busyForWriter(key, token);
-				Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
-				Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
-				if (refused == null) {
-					while (!queue.isEmpty() && !queue.peek().token.equals(token)
-							&& !isAlive(living, queue.peek().token)) {
+				if (queue.isEmpty() || queue.peek().token.equals(token)) {
+					if (!queue.isEmpty()) {
 						living.remove(queue.poll().token);
 					}
-					if (queue.isEmpty() || queue.peek().token.equals(token)) {
-						if (!queue.isEmpty()) {
-							living.remove(queue.poll().token);
-						}
-						return grant(key, token, lease);
-					}
-					woken = handOver(key);
+					return grant(key, token, lease);
 				}
-				if (grantTimeout != null) {
-					if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
-						queue.add(new Queued(token, grantTimeout));
-					}
+				String woken = handOver(key);
+				if (woken != null) {
+					notifyLater(key, woken);
 				}
-				attempt = (refused != null) ? refused : busy(live(key));
 			}
-			if (woken != null) {
-				notify(key, woken);
+			if (grantTimeout != null) {
+				if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
+					queue.add(new Queued(token, grantTimeout));
+				}
 			}
-			return attempt;
+			return (refused != null) ? refused : busy(live(key));
 		});
 	}
 
 	@Override
-	public synchronized CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken,
-			Duration lease) {
-		return Stages.now(() -> {
+	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+		return this.<@Nullable Attempt>execute(() -> {
 			requireReachable(key, "release");
 			Grant current = live(key);
 			if (current == null || !current.token.equals(token)) {
@@ -174,28 +178,23 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<Void> leave(String key, String waiter) {
-		return Stages.now(() -> {
-			String woken = null;
-			synchronized (this) {
-				requireReachable(key, "leave");
-				forget(this.waiters, key, waiter);
-				forget(this.alive, key, waiter);
-				Grant current = live(key);
-				if (current == null || !current.token.equals(waiter)) {
-					return null;
-				}
-				this.locks.remove(key);
-				woken = handOver(key);
+		return execute(() -> {
+			requireReachable(key, "leave");
+			forget(this.waiters, key, waiter);
+			forget(this.alive, key, waiter);
+			Grant current = live(key);
+			if (current == null || !current.token.equals(waiter)) {
+				return null;
 			}
-			notify(key, woken);
+			this.locks.remove(key);
+			notifyLater(key, handOver(key));
 			return null;
 		});
 	}
 
 	@Override
-	public synchronized CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token,
-			Duration lease) {
-		return Stages.now(() -> {
+	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		return this.<@Nullable List<Attempt>>execute(() -> {
 			requireReachable(keys.get(0), "acquire");
 			List<Attempt> busy = new ArrayList<>(keys.size());
 			for (String key : keys) {
@@ -205,16 +204,16 @@ public final class InMemoryLockStore implements LockStore {
 			boolean free = busy.stream().allMatch((attempt) -> attempt == null);
 			for (int i = 0; i < keys.size(); i++) {
 				Attempt refused = busy.get(i);
-				attempts.add(free ? Stages.join(tryAcquire(keys.get(i), token, lease))
-						: (refused != null) ? refused : Attempt.busy(null));
+				attempts
+					.add(free ? acquire(keys.get(i), token, lease) : (refused != null) ? refused : Attempt.busy(null));
 			}
 			return attempts;
 		});
 	}
 
 	@Override
-	public synchronized CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-		return Stages.now(() -> {
+	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
+		return execute(() -> {
 			requireReachable(key, "acquire");
 			Grant writer = live(key);
 			if (writer != null) {
@@ -231,8 +230,8 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public synchronized CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return Stages.now(() -> {
+	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+		return execute(() -> {
 			requireReachable(key, "release");
 			Map<String, Long> reading = liveReaders(key);
 			if (reading.containsKey(token)) {
@@ -250,36 +249,32 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<Boolean> release(String key, String token) {
-		return Stages.now(() -> {
+		return execute(() -> {
+			requireReachable(key, "release");
 			boolean owned;
-			String woken;
-			synchronized (this) {
-				requireReachable(key, "release");
-				Map<String, Long> reading = this.readers.get(key);
-				if (reading != null && reading.containsKey(token)) {
-					owned = System.nanoTime() - reading.remove(token) < 0;
-					if (!liveReaders(key).isEmpty()) {
-						return owned;
-					}
+			Map<String, Long> reading = this.readers.get(key);
+			if (reading != null && reading.containsKey(token)) {
+				owned = System.nanoTime() - reading.remove(token) < 0;
+				if (!liveReaders(key).isEmpty()) {
+					return owned;
 				}
-				else {
-					Grant current = live(key);
-					if (current == null || !current.token.equals(token)) {
-						return false;
-					}
-					this.locks.remove(key);
-					owned = true;
-				}
-				woken = handOver(key);
 			}
-			notify(key, woken);
+			else {
+				Grant current = live(key);
+				if (current == null || !current.token.equals(token)) {
+					return false;
+				}
+				this.locks.remove(key);
+				owned = true;
+			}
+			notifyLater(key, handOver(key));
 			return owned;
 		});
 	}
 
 	@Override
-	public synchronized CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return Stages.now(() -> {
+	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+		return execute(() -> {
 			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
 			for (Renewal renewal : renewals) {
 				Grant current = live(renewal.key());
@@ -304,8 +299,8 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public synchronized CompletionStage<Boolean> isOwner(String key, String token) {
-		return Stages.now(() -> {
+	public CompletionStage<Boolean> isOwner(String key, String token) {
+		return execute(() -> {
 			requireReachable(key, "check");
 			Grant current = live(key);
 			return (current != null && current.token.equals(token)) || liveReaders(key).containsKey(token);
@@ -331,8 +326,8 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public synchronized CompletionStage<KeyState> inspect(String key) {
-		return Stages.now(() -> {
+	public CompletionStage<KeyState> inspect(String key) {
+		return execute(() -> {
 			requireReachable(key, "inspect");
 			Grant current = holder(key);
 			Long fence = this.fences.get(key);
@@ -347,20 +342,46 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return Stages.now(() -> {
-			Grant released;
-			synchronized (this) {
-				requireReachable(key, "force-release");
-				released = holder(key);
-				if (released == null) {
-					return null;
-				}
-				this.locks.remove(key);
-				this.readers.remove(key);
+		return this.<@Nullable String>execute(() -> {
+			requireReachable(key, "force-release");
+			Grant released = holder(key);
+			if (released == null) {
+				return null;
 			}
-			notify(key, null);
+			this.locks.remove(key);
+			this.readers.remove(key);
+			notifyLater(key, null);
 			return released.token;
 		});
+	}
+
+	/**
+	 * Hold the replies of the requests this store executes from now on, until
+	 * {@link PausedReplies#resume()}: a deterministic way for a test to catch a caller
+	 * while its request is "on the wire". The store behaves like a server that has run
+	 * the request but whose reply has not arrived yet:
+	 * <ul>
+	 * <li>each request is <em>executed</em> when it is made, on the calling thread: its
+	 * state change (a grant, a release, a renewal, a place in a queue) is visible at once
+	 * to every later request, and the release notifications it causes are sent at once,
+	 * as a server publishes them while it runs the request;</li>
+	 * <li>only the completion of the request's stage is held; it completes, with the
+	 * result or failure of that execution, when the pause is resumed, in the order the
+	 * requests were executed.</li>
+	 * </ul>
+	 * Release listeners ({@link #onRelease(String, Runnable)}) are not requests: a
+	 * subscription is active when it is made. One pause at a time.
+	 * @return the pause, which completes the held stages when resumed (or closed)
+	 * @throws IllegalStateException if replies are paused already
+	 * @since 0.1.0
+	 */
+	public synchronized PausedReplies pauseReplies() {
+		if (this.paused != null) {
+			throw new IllegalStateException("Replies are paused already");
+		}
+		PausedReplies pause = new PausedReplies();
+		this.paused = pause;
+		return pause;
 	}
 
 	/**
@@ -399,6 +420,43 @@ public final class InMemoryLockStore implements LockStore {
 	public synchronized void takeOver(String key, String owner) {
 		this.readers.remove(key);
 		this.locks.put(key, new Grant(owner, Long.MAX_VALUE));
+	}
+
+	private Attempt acquire(String key, String token, Duration lease) {
+		requireReachable(key, "acquire");
+		Attempt busy = busyForWriter(key, token);
+		if (busy != null) {
+			return busy;
+		}
+		return grant(key, token, lease);
+	}
+
+	/**
+	 * Execute one request under the store's monitor, then send the notifications it
+	 * caused and return its stage: complete, or held while replies are paused.
+	 */
+	private <T extends @Nullable Object> CompletionStage<T> execute(Supplier<T> request) {
+		CompletableFuture<T> executed;
+		CompletableFuture<T> reply;
+		List<Notification> toSend;
+		synchronized (this) {
+			try {
+				executed = CompletableFuture.completedFuture(request.get());
+			}
+			catch (RuntimeException | Error ex) {
+				executed = CompletableFuture.failedFuture(ex);
+			}
+			toSend = new ArrayList<>(this.notifications);
+			this.notifications.clear();
+			PausedReplies pause = this.paused;
+			reply = (pause != null) ? pause.hold(executed) : executed;
+		}
+		toSend.forEach((notification) -> notify(notification.key(), notification.woken()));
+		return reply;
+	}
+
+	private void notifyLater(String key, @Nullable String woken) {
+		this.notifications.add(new Notification(key, woken));
 	}
 
 	/**
@@ -559,6 +617,79 @@ public final class InMemoryLockStore implements LockStore {
 		if (this.unreachable) {
 			throw new LockBackendException(key, operation, new IllegalStateException("the in-memory store is down"));
 		}
+	}
+
+	private record Notification(String key, @Nullable String woken) {
+
+	}
+
+	/**
+	 * The replies an {@link InMemoryLockStore} holds after {@link #pauseReplies()}: the
+	 * requests have been executed, their stages are not complete yet.
+	 *
+	 * @since 0.1.0
+	 */
+	public final class PausedReplies implements AutoCloseable {
+
+		private final Deque<Runnable> held = new ArrayDeque<>();
+
+		private PausedReplies() {
+		}
+
+		/**
+		 * Return how many replies are held now: the number of requests executed since the
+		 * pause whose stage is not complete.
+		 * @return the number of held replies
+		 */
+		public int heldCount() {
+			synchronized (InMemoryLockStore.this) {
+				return this.held.size();
+			}
+		}
+
+		/**
+		 * Complete the held stages on the calling thread, one by one in the order their
+		 * requests were executed (with the callbacks the caller attached to them), then
+		 * stop holding. Requests executed while this runs are held behind the earlier
+		 * ones and completed too. Idempotent.
+		 */
+		public void resume() {
+			while (true) {
+				Runnable next;
+				synchronized (InMemoryLockStore.this) {
+					next = this.held.poll();
+					if (next == null) {
+						if (InMemoryLockStore.this.paused == this) {
+							InMemoryLockStore.this.paused = null;
+						}
+						return;
+					}
+				}
+				next.run();
+			}
+		}
+
+		/**
+		 * Resume: complete every held stage.
+		 */
+		@Override
+		public void close() {
+			resume();
+		}
+
+		private <T extends @Nullable Object> CompletableFuture<T> hold(CompletableFuture<T> executed) {
+			CompletableFuture<T> reply = new CompletableFuture<>();
+			this.held.add(() -> executed.whenComplete((result, failure) -> {
+				if (failure != null) {
+					reply.completeExceptionally(failure);
+				}
+				else {
+					reply.complete(result);
+				}
+			}));
+			return reply;
+		}
+
 	}
 
 	private record Grant(String token, long expiresAtNanos) {

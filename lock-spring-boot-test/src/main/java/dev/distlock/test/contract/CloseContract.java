@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.test.contract;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.LockLostException;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHold;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Closing a client: it releases what it holds, refuses new requests and fails its
+ * waiters.
+ *
+ * @author distlock
+ */
+abstract class CloseContract extends ContractGroup {
+
+	CloseContract(LockStoreContractTests suite) {
+		super(suite);
+	}
+
+	@Test
+	void closingReleasesHeldLocksAndRefusesNewOnes() throws Exception {
+		String key = uniqueKey("closed");
+		DefaultLockClient client = newClient();
+		LockHandle lock = client.obtain(key);
+		assertThat(lock.tryLock(Duration.ZERO)).isTrue();
+		LockHold hold = client.acquire(key + ":hold", Duration.ZERO, null);
+		client.close();
+		assertThat(newClient().obtain(key).tryLock(Duration.ZERO)).isTrue();
+		assertThat(isLocked(key + ":hold")).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock).withMessageContaining("closed");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release).withMessageContaining("closed");
+		assertThatIllegalStateException().isThrownBy(() -> client.obtain(uniqueKey("after")).tryLock(Duration.ZERO))
+			.withMessageContaining("closed");
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> client.acquireAsync(uniqueKey("after"), Duration.ZERO, null)
+				.toCompletableFuture()
+				.get(5, TimeUnit.SECONDS))
+			.withCauseInstanceOf(IllegalStateException.class);
+	}
+
+	@Test
+	void closingWakesWaitersWhichThenFail() throws Exception {
+		String key = uniqueKey("close-waiter");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient client = newClient();
+		CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+			try {
+				return client.obtain(key).tryLock(Duration.ofSeconds(30));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		awaitWaiting(client, key);
+		client.close();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+			.withRootCauseInstanceOf(IllegalStateException.class);
+		holder.unlock();
+	}
+
+}
