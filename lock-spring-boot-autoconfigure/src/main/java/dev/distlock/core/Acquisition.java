@@ -351,7 +351,7 @@ final class Acquisition {
 			for (int i = 1; i < this.tokens.length; i++) {
 				this.tokens[i] = token;
 			}
-			request = send(() -> this.engine.store.tryAcquireAll(keys(), token, this.lease));
+			request = requestAll(token);
 		}
 		else {
 			int at = this.index;
@@ -622,7 +622,16 @@ final class Acquisition {
 		return Math.max(MIN_RECHECK_NANOS, remaining.toNanos());
 	}
 
-	private static <T> CompletionStage<T> send(StoreCall<T> call) {
+	private CompletionStage<@Nullable List<Attempt>> requestAll(String token) {
+		try {
+			return this.engine.store.tryAcquireAll(keys(), token, this.lease);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private static <T extends @Nullable Object> CompletionStage<T> send(StoreCall<T> call) {
 		try {
 			return call.send();
 		}
@@ -641,7 +650,7 @@ final class Acquisition {
 	 * One request to the store.
 	 */
 	@FunctionalInterface
-	private interface StoreCall<T> {
+	private interface StoreCall<T extends @Nullable Object> {
 
 		CompletionStage<T> send();
 

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs blocking store commands on a small bounded executor of their own, so that no
@@ -52,7 +53,7 @@ final class BlockingCommands implements AutoCloseable {
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 
-	<T> CompletableFuture<T> run(Supplier<T> command) {
+	<T extends @Nullable Object> CompletableFuture<T> run(Supplier<T> command) {
 		try {
 			return CompletableFuture.supplyAsync(command, this.executor);
 		}

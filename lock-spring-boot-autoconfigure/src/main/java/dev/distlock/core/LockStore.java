@@ -177,7 +177,7 @@ public interface LockStore extends AutoCloseable {
 	 * @since 0.2.0
 	 */
 	default CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return CompletableFuture.completedFuture(null);
+		return CompletableFuture.<@Nullable Attempt>completedFuture(null);
 	}
 
 	/**

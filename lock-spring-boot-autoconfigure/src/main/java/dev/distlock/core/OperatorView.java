@@ -64,7 +64,7 @@ final class OperatorView {
 	 */
 	ForcedRelease forceRelease(String key) {
 		require(Capability.FORCE_RELEASE, "cannot force a release");
-		String owner = Stages.join(this.engine.store.forceRelease(key));
+		@Nullable String owner = Stages.join(this.engine.store.forceRelease(key));
 		if (owner == null) {
 			return new ForcedRelease(key, false, null, false);
 		}

@@ -265,7 +265,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return this.commandRunner.run(() -> {
+		return this.commandRunner.<@Nullable Attempt>run(() -> {
 			if (this.acknowledgedAcquire != null) {
 				// The next holder's grant would have to wait for replicas: release
 				// instead.
@@ -285,7 +285,7 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return this.commandRunner.run(() -> {
+		return this.commandRunner.<@Nullable List<Attempt>>run(() -> {
 			if (this.acknowledgedAcquire != null) {
 				// Each grant must wait for its replicas: the client takes the keys one by
 				// one.
@@ -362,7 +362,8 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return this.commandRunner.run(() -> this.inspection.forceRelease(keys(key), notifications().publishCommand()));
+		return this.commandRunner
+			.<@Nullable String>run(() -> this.inspection.forceRelease(keys(key), notifications().publishCommand()));
 	}
 
 	@Override

@@ -22,6 +22,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Helpers for the {@link CompletionStage}s of a {@link LockStore}.
  *
@@ -40,7 +42,7 @@ public final class Stages {
 	 * @param computation what to run
 	 * @return the completed stage
 	 */
-	public static <T> CompletableFuture<T> now(Supplier<T> computation) {
+	public static <T extends @Nullable Object> CompletableFuture<T> now(Supplier<T> computation) {
 		try {
 			return CompletableFuture.completedFuture(computation.get());
 		}
@@ -56,12 +58,12 @@ public final class Stages {
 	 * @param stage the stage
 	 * @return the result
 	 */
-	public static <T> T join(CompletionStage<T> stage) {
+	public static <T extends @Nullable Object> T join(CompletionStage<T> stage) {
 		try {
 			return stage.toCompletableFuture().join();
 		}
 		catch (CompletionException ex) {
-			throw rethrowable(ex.getCause());
+			throw rethrowable(ex);
 		}
 	}
 
