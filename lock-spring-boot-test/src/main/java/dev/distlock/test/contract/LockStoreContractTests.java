@@ -316,4 +316,24 @@ public abstract class LockStoreContractTests {
 
 	}
 
+	@Nested
+	@DisplayName("Cancellation while acquiring")
+	class Cancellation extends CancellationContract {
+
+		Cancellation() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("The end of a fixed lease")
+	class LeaseEnd extends LeaseEndContract {
+
+		LeaseEnd() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
 }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.test.contract;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,13 +23,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A store that can hold back the replies of acquire requests, as a network would hold a
  * reply on the wire: the request has run in the backend (the lock may be granted), but
  * the client does not know yet. For tests of what a client does when its caller gives up
- * at that instant.
+ * at that instant. Works on every store, as a decorator.
  *
  * @author distlock
  */
