@@ -23,6 +23,7 @@ import java.util.Set;
 
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.ReplicaAcknowledgement;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -94,6 +95,13 @@ public class DistlockProperties {
 	 * collection, or LockClient#acquireAll). More fail the call before any Redis command.
 	 */
 	private int maxKeys = 64;
+
+	/**
+	 * Longest time a lock is renewed by the watchdog. A hold older than this is no longer
+	 * renewed, expires with its lease, and its holder is told it was lost; empty for no
+	 * cap.
+	 */
+	private @Nullable Duration maxHold;
 
 	private final Aspect aspect = new Aspect();
 
@@ -286,13 +294,30 @@ public class DistlockProperties {
 	}
 
 	/**
+	 * Return the longest time a lock is renewed.
+	 * @return the maximum hold, or {@code null} for no cap
+	 */
+	public @Nullable Duration getMaxHold() {
+		return this.maxHold;
+	}
+
+	/**
+	 * Set the longest time a lock is renewed.
+	 * @param maxHold the maximum hold, or {@code null} for no cap
+	 */
+	public void setMaxHold(@Nullable Duration maxHold) {
+		this.maxHold = maxHold;
+	}
+
+	/**
 	 * Return the lock client settings these properties describe.
 	 * @return the settings
 	 * @throws IllegalArgumentException if a property is invalid, naming the property
 	 */
 	public LockClientSettings toClientSettings() {
-		return PropertyErrors.named(() -> new LockClientSettings(this.watchdogLease, this.closeTimeout,
-				this.renewalBatchSize, this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys));
+		return PropertyErrors
+			.named(() -> new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+					this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold));
 	}
 
 	/**

@@ -29,12 +29,15 @@ import java.util.function.Supplier;
  */
 final class PropertyErrors {
 
-	private static final Map<String, String> PROPERTIES = Map.of("watchdogLease", "distlock.watchdog-lease",
-			"closeTimeout", "distlock.close-timeout", "renewalBatchSize", "distlock.renewal-batch-size",
-			"fairGrantTimeout", "distlock.fair-grant-timeout", "cohortHandOffs", "distlock.cohort-hand-offs",
-			"maxKeyLength", "distlock.max-key-length", "maxKeys", "distlock.max-keys", "keyPrefix",
-			"distlock.key-prefix", "defaultWaitTime", "distlock.wait-time", "minReplicas",
-			"distlock.replication.min-replicas");
+	private static final Map<String, String> PROPERTIES = Map.ofEntries(
+			Map.entry("watchdogLease", "distlock.watchdog-lease"), Map.entry("closeTimeout", "distlock.close-timeout"),
+			Map.entry("renewalBatchSize", "distlock.renewal-batch-size"),
+			Map.entry("fairGrantTimeout", "distlock.fair-grant-timeout"),
+			Map.entry("cohortHandOffs", "distlock.cohort-hand-offs"),
+			Map.entry("maxKeyLength", "distlock.max-key-length"), Map.entry("maxKeys", "distlock.max-keys"),
+			Map.entry("maxHold", "distlock.max-hold"), Map.entry("keyPrefix", "distlock.key-prefix"),
+			Map.entry("defaultWaitTime", "distlock.wait-time"),
+			Map.entry("minReplicas", "distlock.replication.min-replicas"));
 
 	private PropertyErrors() {
 	}

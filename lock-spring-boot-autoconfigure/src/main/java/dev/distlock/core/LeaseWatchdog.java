@@ -54,6 +54,8 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	static final String TAKEN = "the watchdog found the key expired or owned by another client";
 
+	static final String MAX_HOLD = "it was held longer than distlock.max-hold";
+
 	private final LockStore store;
 
 	private final Duration lease;
@@ -67,6 +69,8 @@ final class LeaseWatchdog implements AutoCloseable {
 	private final LockClientListener listener;
 
 	private final Consumer<Lease> lost;
+
+	private final @Nullable Duration maxHold;
 
 	private final ScheduledFuture<?> task;
 
@@ -87,15 +91,17 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param timer the client's timer
 	 * @param listener told of every renewal batch and every lease found lost
 	 * @param lost told of every lease found lost
+	 * @param maxHold the longest a lease is renewed, or {@code null} for no cap
 	 */
 	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, ScheduledExecutorService timer,
-			LockClientListener listener, Consumer<Lease> lost) {
+			LockClientListener listener, Consumer<Lease> lost, @Nullable Duration maxHold) {
 		this.listener = listener;
 		this.store = store;
 		this.lease = lease;
 		this.batchSize = batchSize;
 		this.interval = interval;
 		this.lost = lost;
+		this.maxHold = maxHold;
 		this.task = timer.scheduleAtFixedRate(this::renewAll, interval.toNanos(), interval.toNanos(),
 				TimeUnit.NANOSECONDS);
 	}
@@ -121,7 +127,12 @@ final class LeaseWatchdog implements AutoCloseable {
 		if (this.watched.isEmpty() || !this.roundInFlight.compareAndSet(false, true)) {
 			return CompletableFuture.completedFuture(null);
 		}
-		List<Lease> leases = new ArrayList<>(this.watched);
+		List<Lease> leases = new ArrayList<>(this.watched.size());
+		for (Lease lease : this.watched) {
+			if (!heldTooLong(lease)) {
+				leases.add(lease);
+			}
+		}
 		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
 		for (int from = 0; from < leases.size(); from += this.batchSize) {
 			batches.add(renew(leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
@@ -130,6 +141,27 @@ final class LeaseWatchdog implements AutoCloseable {
 			this.failing = batches.stream().anyMatch((batch) -> batch.join());
 			this.roundInFlight.set(false);
 		});
+	}
+
+	/**
+	 * Stop renewing a lease held longer than the maximum hold: its holder is told it was
+	 * lost, and its local turn passes on; the lock expires with its lease.
+	 */
+	private boolean heldTooLong(Lease lease) {
+		Duration maxHold = this.maxHold;
+		if (maxHold == null) {
+			return false;
+		}
+		Duration held = Duration.ofNanos(System.nanoTime() - lease.acquiredAtNanos);
+		if (held.compareTo(maxHold) < 0 || !this.watched.remove(lease)) {
+			return false;
+		}
+		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
+		logger.warn("Lock '" + LogSafe.escape(lease.key()) + "' (" + LogSafe.escape(lease.tracking.name)
+				+ ") was held for " + held.toMillis() + " ms, longer than distlock.max-hold (" + maxHold
+				+ "): no longer renewed, it expires with its lease and its holder is told it was lost");
+		this.lost.accept(lease);
+		return true;
 	}
 
 	/**

@@ -18,6 +18,8 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -42,7 +44,7 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
-		Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys) {
+		Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys, @Nullable Duration maxHold) {
 
 	/**
 	 * Default watchdog lease.
@@ -72,6 +74,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param cohortHandOffs local hand-offs in a row before a release
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
+	 * @param maxHold the longest a lock is renewed, or {@code null} for no cap
 	 */
 	public LockClientSettings {
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
@@ -87,6 +90,24 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 		Assert.isTrue(cohortHandOffs >= 0, () -> "'cohortHandOffs' must not be negative, but was " + cohortHandOffs);
 		Assert.isTrue(maxKeyLength > 0, () -> "'maxKeyLength' must be positive, but was " + maxKeyLength);
 		Assert.isTrue(maxKeys > 0, () -> "'maxKeys' must be positive, but was " + maxKeys);
+		Assert.isTrue(maxHold == null || (!maxHold.isNegative() && !maxHold.isZero()),
+				() -> "'maxHold' must be positive, but was " + maxHold);
+	}
+
+	/**
+	 * Create settings with no maximum hold.
+	 * @param watchdogLease lease of watchdog-renewed locks
+	 * @param closeTimeout how long closing may take
+	 * @param renewalBatchSize leases per renewal call
+	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
+	 * @param cohortHandOffs local hand-offs in a row before a release
+	 * @param maxKeyLength the longest key in bytes of UTF-8
+	 * @param maxKeys the most keys per call
+	 */
+	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
+			Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys) {
+		this(watchdogLease, closeTimeout, renewalBatchSize, fairGrantTimeout, cohortHandOffs, maxKeyLength, maxKeys,
+				null);
 	}
 
 	/**
@@ -133,7 +154,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
 		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
 	}
 
 	/**
@@ -143,7 +164,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
 		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
 	}
 
 	/**
@@ -153,7 +174,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
 	}
 
 	/**
@@ -164,7 +185,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
 	}
 
 	/**
@@ -176,7 +197,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withCohortHandOffs(int cohortHandOffs) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, cohortHandOffs, this.maxKeyLength, this.maxKeys);
+				this.fairGrantTimeout, cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
 	}
 
 	/**
@@ -186,7 +207,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withMaxKeyLength(int maxKeyLength) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, this.cohortHandOffs, maxKeyLength, this.maxKeys);
+				this.fairGrantTimeout, this.cohortHandOffs, maxKeyLength, this.maxKeys, this.maxHold);
 	}
 
 	/**
@@ -196,7 +217,17 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withMaxKeys(int maxKeys) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, maxKeys);
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, maxKeys, this.maxHold);
+	}
+
+	/**
+	 * Return a copy with another maximum hold: how long a lock is renewed at most.
+	 * @param maxHold the longest a lock is renewed, or {@code null} for no cap
+	 * @return the new settings
+	 */
+	public LockClientSettings withMaxHold(@Nullable Duration maxHold) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, maxHold);
 	}
 
 	/**

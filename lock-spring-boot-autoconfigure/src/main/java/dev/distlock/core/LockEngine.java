@@ -101,7 +101,7 @@ final class LockEngine {
 				new LinkedBlockingQueue<>(), daemonThreads(name + "-callback-"));
 		this.callbacks.allowCoreThreadTimeOut(true);
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
-				settings.renewalBatchSize(), this.timer, listener, this::lost);
+				settings.renewalBatchSize(), this.timer, listener, this::lost, settings.maxHold());
 	}
 
 	// Tokens, entries and waiting counts

@@ -53,14 +53,22 @@ public enum LossReason {
 	/**
 	 * An operator force-released it (see {@link DefaultLockClient#forceRelease(String)}).
 	 */
-	FORCED;
+	FORCED,
 
 	/**
-	 * Return the lower-case name used as a metric tag, for example {@code "taken"}.
+	 * It was held longer than the client's maximum hold
+	 * ({@link LockClientSettings#maxHold()}, {@code distlock.max-hold}): no longer
+	 * renewed, it expires with its lease.
+	 */
+	MAX_HOLD;
+
+	/**
+	 * Return the lower-case name used as a metric tag, for example {@code "taken"} or
+	 * {@code "max-hold"}.
 	 * @return the tag value
 	 */
 	public String tagValue() {
-		return name().toLowerCase(Locale.ROOT);
+		return name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 }

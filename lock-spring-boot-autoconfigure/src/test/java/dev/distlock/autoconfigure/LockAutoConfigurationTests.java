@@ -260,7 +260,8 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.max-keys")).containsExactly(64);
 		assertThat(defaultValue(json, "distlock.endpoint.show-keys")).containsExactly("never");
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
-		assertThat(descriptions).hasSize(16).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.max-hold")).isEmpty();
+		assertThat(descriptions).hasSize(17).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

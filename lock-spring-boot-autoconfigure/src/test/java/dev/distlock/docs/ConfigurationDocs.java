@@ -129,20 +129,16 @@ final class ConfigurationDocs {
 	 * any default on the page (the metadata cannot tell).
 	 * @param metadata the properties of the metadata with their defaults
 	 * @param documented the properties of the page with their defaults
-	 * @param stillAccepted defaults the metadata may still give for a property whose
-	 * documented default belongs to work not merged yet (property name to that default)
 	 * @return one line per problem, empty when the page agrees with the metadata
 	 */
-	static List<String> problems(Map<String, Object> metadata, Map<String, String> documented,
-			Map<String, String> stillAccepted) {
+	static List<String> problems(Map<String, Object> metadata, Map<String, String> documented) {
 		List<String> problems = new ArrayList<>();
 		metadata.forEach((name, defaultValue) -> {
 			String page = documented.get(name);
 			if (page == null) {
 				problems.add(name + ": not documented");
 			}
-			else if (defaultValue != null && !sameDefault(defaultValue, page)
-					&& !(stillAccepted.containsKey(name) && sameDefault(defaultValue, stillAccepted.get(name)))) {
+			else if (defaultValue != null && !sameDefault(defaultValue, page)) {
 				problems.add(name + ": documented default '" + page + "' but the metadata says '" + text(defaultValue)
 						+ "'");
 			}
@@ -152,7 +148,8 @@ final class ConfigurationDocs {
 
 	private static boolean sameDefault(Object metadata, String page) {
 		String expected = text(metadata);
-		if (expected.equalsIgnoreCase(page)) {
+		// Enum values bind in either form (READ_ONLY, read-only)
+		if (expected.replace('_', '-').equalsIgnoreCase(page.replace('_', '-'))) {
 			return true;
 		}
 		Duration left = duration(expected);

@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -34,33 +33,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConfigurationDocsTests {
 
-	/**
-	 * Properties the configuration page documents before the code that defines them is
-	 * merged (issue 22). Remove each from here once it is in the metadata.
-	 */
-	private static final Set<String> PENDING = Set.of("distlock.max-key-length", "distlock.max-keys",
-			"distlock.max-hold", "distlock.endpoint.show-keys");
-
-	/**
-	 * Defaults the metadata may still give for properties whose documented default comes
-	 * with issue 22 (the endpoint becomes read-only by default). Remove each once that is
-	 * merged.
-	 */
-	private static final Map<String, String> PENDING_DEFAULTS = Map.of("management.endpoint.distlock.access",
-			"unrestricted");
-
 	@Test
 	void everyPropertyOfTheMetadataIsDocumentedWithItsDefault() throws IOException {
 		Map<String, Object> metadata = ConfigurationDocs.metadata(getClass().getClassLoader());
 		assertThat(metadata).as("distlock properties in the configuration metadata").containsKey("distlock.enabled");
-		assertThat(ConfigurationDocs.problems(metadata, documented(), PENDING_DEFAULTS)).isEmpty();
+		assertThat(ConfigurationDocs.problems(metadata, documented())).isEmpty();
 	}
 
 	@Test
-	void everyDocumentedPropertyIsInTheMetadataOrPending() throws IOException {
+	void everyDocumentedPropertyIsInTheMetadata() throws IOException {
 		Map<String, Object> metadata = ConfigurationDocs.metadata(getClass().getClassLoader());
-		assertThat(documented().keySet())
-			.allSatisfy((name) -> assertThat(metadata.containsKey(name) || PENDING.contains(name)).as(name).isTrue());
+		assertThat(documented().keySet()).allSatisfy((name) -> assertThat(metadata).as(name).containsKey(name));
 	}
 
 	@Test
@@ -84,12 +67,9 @@ class ConfigurationDocsTests {
 				""";
 		Map<String, Object> metadata = ConfigurationDocs.metadata(json);
 		assertThat(metadata).doesNotContainKey("spring.data.redis.timeout");
-		assertThat(ConfigurationDocs.problems(metadata, ConfigurationDocs.documented(page), Map.of())).containsExactly(
+		assertThat(ConfigurationDocs.problems(metadata, ConfigurationDocs.documented(page))).containsExactly(
 				"distlock.watchdog-lease: documented default '10s' but the metadata says '30s'",
 				"distlock.renewal-batch-size: not documented");
-		assertThat(ConfigurationDocs.problems(metadata, ConfigurationDocs.documented(page),
-				Map.of("distlock.watchdog-lease", "30s")))
-			.containsExactly("distlock.renewal-batch-size: not documented");
 	}
 
 	@Test
