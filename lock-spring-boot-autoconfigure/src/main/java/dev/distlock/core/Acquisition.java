@@ -84,6 +84,9 @@ final class Acquisition {
 
 	private final long deadline;
 
+	/** Whether the caller waits without a bound: then no deadline task is scheduled. */
+	private final boolean waitsForever;
+
 	private final Duration waitTime;
 
 	private final CompletableFuture<List<Lease>> result = new CompletableFuture<>();
@@ -157,6 +160,7 @@ final class Acquisition {
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
 		this.waits = waitNanos > 0;
+		this.waitsForever = waitNanos >= Locks.forever();
 		this.deadline = System.nanoTime() + waitNanos;
 		this.waitTime = waitTime;
 		this.tokens = new String[entries.size()];
@@ -174,7 +178,7 @@ final class Acquisition {
 			post(() -> finish(this.engine.closedException()));
 			return this.result;
 		}
-		if (this.waits) {
+		if (this.waits && !this.waitsForever) {
 			this.deadlineTask = this.engine.schedule(() -> post(this::onDeadline), this.deadline - System.nanoTime());
 		}
 		post(this::takeTurns);
