@@ -20,8 +20,8 @@ import java.time.Duration;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.RedisLockStore;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;

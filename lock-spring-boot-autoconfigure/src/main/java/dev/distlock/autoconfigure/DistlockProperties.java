@@ -19,7 +19,7 @@ package dev.distlock.autoconfigure;
 import java.time.Duration;
 
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgement;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

@@ -20,7 +20,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

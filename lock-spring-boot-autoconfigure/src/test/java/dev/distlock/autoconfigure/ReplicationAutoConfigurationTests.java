@@ -18,8 +18,8 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 
-import dev.distlock.core.RedisLockStore;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

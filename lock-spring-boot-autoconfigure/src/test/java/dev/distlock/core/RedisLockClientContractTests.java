@@ -16,6 +16,9 @@
 
 package dev.distlock.core;
 
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.LockKeys;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**

@@ -18,6 +18,8 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;

@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * store: leases expire on time, operations are owner-checked, fencing tokens increase,
  * releases notify listeners, read locks are shared with a writer-waiting mark, and a
  * released lock is handed over (to the first live fair waiter directly, else by waking
- * one registered waiting client), as in {@link dev.distlock.core.RedisLockStore}. Tests
+ * one registered waiting client), as in {@link dev.distlock.redis.RedisLockStore}. Tests
  * can also make it unreachable, expire a key early or give a key to a foreign owner.
  * {@link InMemoryLocks} puts the lock client on it.
  *

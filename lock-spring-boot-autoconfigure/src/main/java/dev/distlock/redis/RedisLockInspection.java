@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;

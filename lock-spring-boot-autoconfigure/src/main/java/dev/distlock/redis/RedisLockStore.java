@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +28,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 
+import dev.distlock.core.LockStore;
+import dev.distlock.core.Stages;
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;

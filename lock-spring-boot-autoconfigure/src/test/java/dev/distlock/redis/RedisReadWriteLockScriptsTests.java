@@ -14,11 +14,12 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.core.Stages;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
@@ -38,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author distlock
  */
-class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
+class RedisReadWriteLockScriptsTests extends RedisStoreTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(10);
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.util.List;
 
@@ -35,9 +35,9 @@ import org.springframework.util.StringUtils;
  * @author distlock
  * @since 0.1.0
  */
-record LockKeys(String name, String lockKey, String fenceKey, String channel) {
+public record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 
-	static LockKeys of(String prefix, String name) {
+	public static LockKeys of(String prefix, String name) {
 		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
 		String lockKey = prefix + "{" + escapeBraces(name) + "}";
 		return new LockKeys(name, lockKey, lockKey + ":fence", lockKey + ":released");
@@ -47,7 +47,7 @@ record LockKeys(String name, String lockKey, String fenceKey, String channel) {
 	 * Return the key a writer waiting for readers sets, so that new readers back off.
 	 * @return the writer-waiting key
 	 */
-	String writerWaitingKey() {
+	public String writerWaitingKey() {
 		return this.lockKey + ":writer-waiting";
 	}
 
