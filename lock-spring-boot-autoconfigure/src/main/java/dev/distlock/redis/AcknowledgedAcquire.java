@@ -16,24 +16,24 @@
 
 package dev.distlock.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
-import dev.distlock.LockBackendException;
-import dev.distlock.LockReplicationException;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.Stages;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -41,12 +41,13 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Acquires with {@link ReplicaAcknowledgement}: the acquire script, then Redis
- * {@code WAIT}, on one connection that nothing else uses meanwhile.
+ * Acquires and waits for replicas: the acquire script, then Redis {@code WAIT}, on one
+ * connection that nothing else uses meanwhile, asynchronously.
  * <p>
  * {@code WAIT} counts the replicas that acknowledged the writes made <em>on the
  * connection it is sent on</em>, and blocks that connection until then. On the
@@ -54,14 +55,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * command of the application for up to the replication timeout, and count other callers'
  * writes too. So this class keeps a few connections of its own, opened with the
  * application's Lettuce client (same endpoints, Sentinel lookup, credentials, TLS and
- * database), and lends each to one acquisition at a time. On a Cluster each acquisition
- * takes the master of its key's slot from the cluster view and sends the script and
- * {@code WAIT} on that node's connection, so {@code WAIT} counts that master's replicas.
+ * database), and lends each to one acquisition at a time; the grant and its {@code WAIT}
+ * share that connection. On a Cluster each acquisition takes the master of its key's slot
+ * from the cluster view and sends the script and {@code WAIT} on that node's connection,
+ * so {@code WAIT} counts that master's replicas.
  * <p>
- * Every wait is bounded: for a connection, by the command timeout plus the replication
- * timeout; for the script and {@code WAIT}, by the connection's timeout, set to the same
- * sum. A connection whose request failed is closed rather than lent again, since it may
- * still be blocked in a {@code WAIT}.
+ * No thread waits: an acquisition that finds every connection lent waits for one without
+ * a thread, for at most the request timeout (the command timeout plus the replication
+ * timeout), as the script and {@code WAIT} do. Connections are opened on the store's
+ * connector thread (Lettuce opens standalone connections synchronously). A connection
+ * whose request failed is closed rather than lent again, since it may still be blocked in
+ * a {@code WAIT}.
  *
  * @author distlock
  * @since 0.2.0
@@ -80,15 +84,21 @@ final class AcknowledgedAcquire implements AutoCloseable {
 
 	private final ReplicaAcknowledgement acknowledgement;
 
-	private final Semaphore permits = new Semaphore(MAX_CONNECTIONS);
+	private final Executor connector;
 
-	private final Deque<StatefulConnection<String, String>> idle = new ConcurrentLinkedDeque<>();
+	private final Deque<StatefulConnection<String, String>> idle = new ArrayDeque<>();
 
-	private volatile boolean closed;
+	private final Deque<CompletableFuture<StatefulConnection<String, String>>> waiting = new ArrayDeque<>();
 
-	AcknowledgedAcquire(LettuceConnectionFactory connectionFactory, ReplicaAcknowledgement acknowledgement) {
+	private int open;
+
+	private boolean closed;
+
+	AcknowledgedAcquire(LettuceConnectionFactory connectionFactory, ReplicaAcknowledgement acknowledgement,
+			Executor connector) {
 		this.connectionFactory = connectionFactory;
 		this.acknowledgement = acknowledgement;
+		this.connector = connector;
 	}
 
 	/**
@@ -96,147 +106,191 @@ final class AcknowledgedAcquire implements AutoCloseable {
 	 * @param keys the lock's keys
 	 * @param token the owner token
 	 * @param lease the lease
-	 * @param release releases a grant that too few replicas acknowledged
-	 * @return the outcome
-	 * @throws LockReplicationException if too few replicas acknowledged the grant, which
-	 * was then released
-	 * @throws LockBackendException if Redis failed or did not answer in time
+	 * @return the outcome and how many replicas acknowledged a grant; failed if Redis
+	 * failed or did not answer in time
 	 */
-	Attempt tryAcquire(LockKeys keys, String token, Duration lease, Releaser release) {
-		StatefulConnection<String, String> connection = borrow(keys);
-		boolean healthy = false;
-		Acknowledged outcome;
-		try {
-			outcome = acquireAndWait(connection, keys, token, lease);
-			healthy = true;
-		}
-		catch (RuntimeException ex) {
-			throw new LockBackendException(keys.name(), "acquire", ex);
-		}
-		finally {
-			giveBack(connection, healthy);
-		}
-		if (outcome.attempt().acquired() && outcome.replicas() < this.acknowledgement.minReplicas()) {
-			LockReplicationException shortfall = new LockReplicationException(keys.name(), (int) outcome.replicas(),
-					this.acknowledgement.minReplicas(), this.acknowledgement.timeout());
+	CompletableFuture<Acknowledged> tryAcquire(LockKeys keys, String token, Duration lease) {
+		return borrow().thenCompose((connection) -> {
+			CompletableFuture<Acknowledged> outcome;
 			try {
-				release.release(keys, token);
+				outcome = acquireAndWait(connection, keys, token, lease).toCompletableFuture();
 			}
 			catch (RuntimeException ex) {
-				shortfall.addSuppressed(ex);
+				outcome = CompletableFuture.failedFuture(ex);
 			}
-			throw shortfall;
-		}
-		return outcome.attempt();
+			return StageTimeouts.within(outcome, requestTimeout(), "an acknowledged acquire")
+				.whenComplete((acknowledged, failure) -> giveBack(connection, failure == null));
+		});
 	}
 
-	private Acknowledged acquireAndWait(StatefulConnection<String, String> connection, LockKeys keys, String token,
-			Duration lease) {
+	private CompletionStage<Acknowledged> acquireAndWait(StatefulConnection<String, String> connection, LockKeys keys,
+			String token, Duration lease) {
 		if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
-			try {
-				return acquireAndWait(masterOf(cluster, keys).sync(), keys, token, lease);
+			return masterOf(cluster, keys).thenCompose((node) -> acquireAndWait(node.async(), keys, token, lease))
+				.handle((acknowledged, failure) -> {
+					if (failure == null) {
+						return CompletableFuture.completedFuture(acknowledged);
+					}
+					if (!isRedirect(failure)) {
+						return CompletableFuture.<Acknowledged>failedFuture(Stages.unwrap(failure));
+					}
+					// The slot moved (a failover, a resharding): nothing ran; ask again
+					return ((RedisClusterClient) nativeClient()).refreshPartitionsAsync()
+						.thenCompose((refreshed) -> masterOf(cluster, keys))
+						.thenCompose((node) -> acquireAndWait(node.async(), keys, token, lease));
+				})
+				.thenCompose((stage) -> stage);
+		}
+		return acquireAndWait(((StatefulRedisConnection<String, String>) connection).async(), keys, token, lease);
+	}
+
+	private CompletionStage<Acknowledged> acquireAndWait(RedisAsyncCommands<String, String> commands, LockKeys keys,
+			String token, Duration lease) {
+		return acquire(commands, keys, token, lease).thenCompose((reply) -> {
+			Attempt attempt = RedisLockCommands.toAttempt(reply);
+			if (!attempt.acquired()) {
+				return CompletableFuture.completedFuture(new Acknowledged(attempt, 0));
 			}
-			catch (RedisCommandExecutionException ex) {
-				if (!isRedirect(ex)) {
-					throw ex;
+			return commands
+				.waitForReplication(this.acknowledgement.minReplicas(), this.acknowledgement.timeout().toMillis())
+				.thenApply((replicas) -> new Acknowledged(attempt, (replicas != null) ? replicas : 0));
+		});
+	}
+
+	private static CompletionStage<Object> acquire(RedisAsyncCommands<String, String> commands, LockKeys keys,
+			String token, Duration lease) {
+		String[] scriptKeys = keys.all().toArray(String[]::new);
+		String[] args = { token, RedisLockCommands.millis(lease), RedisLockCommands.WRITER_WAITING_MILLIS,
+				RedisLockCommands.PENDING_WRITER_RECHECK_MILLIS };
+		LuaScript script = LockScripts.ACQUIRE;
+		return commands.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, scriptKeys, args)
+			.handle((reply, failure) -> {
+				if (failure == null) {
+					return CompletableFuture.completedFuture(reply);
 				}
-				// The slot moved (a failover, a resharding): nothing ran; ask again
-				((RedisClusterClient) nativeClient()).refreshPartitions();
-				return acquireAndWait(masterOf(cluster, keys).sync(), keys, token, lease);
-			}
-		}
-		return acquireAndWait(((StatefulRedisConnection<String, String>) connection).sync(), keys, token, lease);
+				Throwable cause = Stages.unwrap(failure);
+				if (cause instanceof RedisCommandExecutionException && cause.getMessage() != null
+						&& cause.getMessage().startsWith("NOSCRIPT")) {
+					return commands.<Object>eval(script.source().getBytes(StandardCharsets.UTF_8),
+							ScriptOutputType.MULTI, scriptKeys, args);
+				}
+				return CompletableFuture.failedFuture(cause);
+			})
+			.thenCompose((stage) -> stage);
 	}
 
-	private Acknowledged acquireAndWait(RedisCommands<String, String> commands, LockKeys keys, String token,
-			Duration lease) {
-		Attempt attempt = RedisLockCommands.toAttempt(acquire(commands, keys, token, lease));
-		if (!attempt.acquired()) {
-			return new Acknowledged(attempt, 0);
-		}
-		Long replicas = commands.waitForReplication(this.acknowledgement.minReplicas(),
-				this.acknowledgement.timeout().toMillis());
-		return new Acknowledged(attempt, (replicas != null) ? replicas : 0);
-	}
-
-	private static List<Long> acquire(RedisCommands<String, String> commands, LockKeys keys, String token,
-			Duration lease) {
-		String[] scriptKeys = { keys.lockKey(), keys.fenceKey(), keys.writerWaitingKey() };
-		String leaseMillis = Long.toString(lease.toMillis());
-		try {
-			return commands.evalsha(LockScripts.ACQUIRE.getSha1(), ScriptOutputType.MULTI, scriptKeys, token,
-					leaseMillis, RedisLockCommands.WRITER_WAITING_MILLIS);
-		}
-		catch (RedisCommandExecutionException ex) {
-			if (ex.getMessage() == null || !ex.getMessage().startsWith("NOSCRIPT")) {
-				throw ex;
-			}
-			return commands.eval(LockScripts.ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI, scriptKeys, token,
-					leaseMillis, RedisLockCommands.WRITER_WAITING_MILLIS);
-		}
-	}
-
-	private StatefulRedisConnection<String, String> masterOf(StatefulRedisClusterConnection<String, String> cluster,
-			LockKeys keys) {
+	private CompletionStage<StatefulRedisConnection<String, String>> masterOf(
+			StatefulRedisClusterConnection<String, String> cluster, LockKeys keys) {
 		int slot = SlotHash.getSlot(keys.lockKey());
 		RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
 		if (master == null) {
-			throw new IllegalStateException("The cluster view has no master for hash slot " + slot);
+			return CompletableFuture
+				.failedFuture(new IllegalStateException("The cluster view has no master for hash slot " + slot));
 		}
-		StatefulRedisConnection<String, String> node = cluster.getConnection(master.getNodeId());
-		node.setTimeout(requestTimeout());
-		return node;
+		return cluster.getConnectionAsync(master.getNodeId()).thenApply((node) -> {
+			node.setTimeout(requestTimeout());
+			return node;
+		});
 	}
 
-	private static boolean isRedirect(RedisCommandExecutionException ex) {
-		String message = ex.getMessage();
-		return message != null && (message.startsWith("MOVED") || message.startsWith("ASK"));
+	private static boolean isRedirect(Throwable failure) {
+		Throwable cause = Stages.unwrap(failure);
+		String message = cause.getMessage();
+		return cause instanceof RedisCommandExecutionException && message != null
+				&& (message.startsWith("MOVED") || message.startsWith("ASK"));
 	}
 
-	private StatefulConnection<String, String> borrow(LockKeys keys) {
-		try {
-			if (!this.permits.tryAcquire(requestTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
-				throw new LockBackendException(keys.name(), "acquire",
-						new TimeoutException(
-								"All " + MAX_CONNECTIONS + " connections for replica acknowledgement stayed busy for "
-										+ requestTimeout().toMillis() + " ms"));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockBackendException(keys.name(), "acquire", ex);
-		}
-		try {
+	private CompletableFuture<StatefulConnection<String, String>> borrow() {
+		CompletableFuture<StatefulConnection<String, String>> lent = new CompletableFuture<>();
+		boolean openOne = false;
+		synchronized (this) {
 			if (this.closed) {
-				throw new IllegalStateException("The lock store was closed");
+				return CompletableFuture.failedFuture(new IllegalStateException("The lock store was closed"));
 			}
 			StatefulConnection<String, String> connection = this.idle.pollFirst();
-			return (connection != null) ? connection : open();
+			if (connection != null) {
+				return CompletableFuture.completedFuture(connection);
+			}
+			if (this.open < MAX_CONNECTIONS) {
+				this.open++;
+				openOne = true;
+			}
+			else {
+				this.waiting.addLast(lent);
+			}
+		}
+		if (openOne) {
+			open(lent);
+			return lent;
+		}
+		return StageTimeouts.within(lent, requestTimeout(), "with a free connection for replica acknowledgement");
+	}
+
+	private void open(CompletableFuture<StatefulConnection<String, String>> lent) {
+		try {
+			this.connector.execute(() -> {
+				try {
+					StatefulConnection<String, String> connection = connect();
+					if (!lent.complete(connection)) {
+						giveBack(connection, true);
+					}
+				}
+				catch (RuntimeException ex) {
+					synchronized (this) {
+						this.open--;
+					}
+					lent.completeExceptionally(ex);
+				}
+			});
 		}
 		catch (RuntimeException ex) {
-			this.permits.release();
-			throw new LockBackendException(keys.name(), "acquire", ex);
+			synchronized (this) {
+				this.open--;
+			}
+			lent.completeExceptionally(ex);
 		}
 	}
 
 	private void giveBack(StatefulConnection<String, String> connection, boolean healthy) {
-		try {
+		@Nullable CompletableFuture<StatefulConnection<String, String>> next = null;
+		boolean reopen = false;
+		synchronized (this) {
 			if (healthy && !this.closed) {
-				this.idle.offerFirst(connection);
-				if (this.closed && this.idle.remove(connection)) {
-					closeQuietly(connection);
+				while ((next = this.waiting.pollFirst()) != null && next.isDone()) {
+					// timed out meanwhile
+				}
+				if (next == null) {
+					this.idle.offerFirst(connection);
+					return;
 				}
 			}
 			else {
-				closeQuietly(connection);
+				this.open--;
+				if (!this.closed) {
+					while ((next = this.waiting.pollFirst()) != null && next.isDone()) {
+						// timed out meanwhile
+					}
+					if (next != null) {
+						this.open++;
+						reopen = true;
+					}
+				}
 			}
 		}
-		finally {
-			this.permits.release();
+		if (!healthy || reopen) {
+			closeQuietly(connection);
+		}
+		if (next != null) {
+			if (reopen) {
+				open(next);
+			}
+			else if (!next.complete(connection)) {
+				giveBack(connection, true);
+			}
 		}
 	}
 
-	private StatefulConnection<String, String> open() {
+	private StatefulConnection<String, String> connect() {
 		AbstractRedisClient client = nativeClient();
 		StatefulConnection<String, String> connection;
 		if (client instanceof RedisClusterClient cluster) {
@@ -260,7 +314,7 @@ final class AcknowledgedAcquire implements AutoCloseable {
 	 * How long one request may take: the command timeout, plus the replication timeout
 	 * for {@code WAIT}.
 	 */
-	private Duration requestTimeout() {
+	Duration requestTimeout() {
 		return this.connectionFactory.getClientConfiguration().getCommandTimeout().plus(this.acknowledgement.timeout());
 	}
 
@@ -275,24 +329,26 @@ final class AcknowledgedAcquire implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.closed = true;
-		StatefulConnection<String, String> connection;
-		while ((connection = this.idle.pollFirst()) != null) {
-			closeQuietly(connection);
+		List<StatefulConnection<String, String>> toClose;
+		List<CompletableFuture<StatefulConnection<String, String>>> toFail;
+		synchronized (this) {
+			this.closed = true;
+			toClose = List.copyOf(this.idle);
+			this.idle.clear();
+			toFail = List.copyOf(this.waiting);
+			this.waiting.clear();
 		}
+		toClose.forEach(AcknowledgedAcquire::closeQuietly);
+		toFail.forEach((lent) -> lent.completeExceptionally(new IllegalStateException("The lock store was closed")));
 	}
 
 	/**
-	 * Releases a grant, owner-checked.
+	 * The outcome of an acquire and how many replicas acknowledged it.
+	 *
+	 * @param attempt the outcome
+	 * @param replicas the replicas that acknowledged a grant
 	 */
-	@FunctionalInterface
-	interface Releaser {
-
-		void release(LockKeys keys, String token);
-
-	}
-
-	private record Acknowledged(Attempt attempt, long replicas) {
+	record Acknowledged(Attempt attempt, long replicas) {
 
 	}
 

@@ -22,55 +22,112 @@ import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
- * Names of the Redis keys and channel behind one lock. The application's key is wrapped
- * in a hash tag, so the lock key, the fence key and the channel map to one Redis Cluster
- * hash slot, as does the writer-waiting key ({@link #writerWaitingKey()}). Braces and
+ * Names of the Redis keys and channel behind one lock, and the one order in which every
+ * script of {@link LockScripts} receives them as {@code KEYS}:
+ * <ol>
+ * <li>{@link #lockKey() lock}: the writer's owner token (a string) or the readers (a
+ * hash);</li>
+ * <li>{@link #fenceKey() fence}: the last fencing token granted;</li>
+ * <li>{@link #channel() channel}: where releases are published;</li>
+ * <li>{@link #writerWaitingKey() writer waiting}: the mark of a writer waiting for
+ * readers;</li>
+ * <li>{@link #waitersKey() waiters}: a sorted set of waiting clients, scored by when
+ * their registration expires;</li>
+ * <li>{@link #queueKey() queue}: the fair queue, a list of
+ * {@code "grantMillis|token"};</li>
+ * <li>{@link #aliveKey() alive}: a sorted set of fair waiter tokens, scored by when they
+ * count as gone.</li>
+ * </ol>
+ * A script on several locks receives the keys of each lock in this order, one lock after
+ * the other ({@link #COUNT} keys per lock). The application's key is wrapped in a hash
+ * tag, so every name of one lock maps to one Redis Cluster hash slot. Braces and
  * backslashes in the application's key are escaped ({@code \(}, {@code \)}, {@code \\})
  * so they can never end or empty the hash tag, and two different keys never share names.
  *
  * @param name the lock key as the application named it
- * @param lockKey the key holding the owner token
- * @param fenceKey the key holding the last fencing token granted
- * @param channel the channel on which releases are published
+ * @param lockKey the key holding the owner token or the readers
+ * @param all every key of the lock, in the scripts' order
  * @author distlock
  * @since 0.1.0
  */
-public record LockKeys(String name, String lockKey, String fenceKey, String channel) {
+public record LockKeys(String name, String lockKey, List<String> all) {
 
+	/**
+	 * How many keys each lock passes to a script.
+	 */
+	public static final int COUNT = 7;
+
+	/**
+	 * Validate the keys.
+	 * @param name the lock key as the application named it
+	 * @param lockKey the key holding the owner token or the readers
+	 * @param all every key of the lock, in the scripts' order
+	 */
+	public LockKeys {
+		Assert.isTrue(all.size() == COUNT, () -> "A lock has " + COUNT + " keys, not " + all.size());
+	}
+
+	/**
+	 * Return the names of the lock {@code name} under {@code prefix}.
+	 * @param prefix the store's key prefix
+	 * @param name the lock key as the application named it
+	 * @return the lock's keys
+	 */
 	public static LockKeys of(String prefix, String name) {
 		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
 		String lockKey = prefix + "{" + escapeBraces(name) + "}";
-		return new LockKeys(name, lockKey, lockKey + ":fence", lockKey + ":released");
+		return new LockKeys(name, lockKey, List.of(lockKey, lockKey + ":fence", lockKey + ":released",
+				lockKey + ":writer-waiting", lockKey + ":waiters", lockKey + ":queue", lockKey + ":alive"));
 	}
 
 	/**
-	 * Return the key a writer waiting for readers sets, so that new readers back off.
+	 * Return the key holding the last fencing token granted ({@code KEYS[2]}).
+	 * @return the fence key
+	 */
+	public String fenceKey() {
+		return this.all.get(1);
+	}
+
+	/**
+	 * Return the channel on which releases are published ({@code KEYS[3]}).
+	 * @return the channel
+	 */
+	public String channel() {
+		return this.all.get(2);
+	}
+
+	/**
+	 * Return the key a writer waiting for readers sets, so that new readers back off
+	 * ({@code KEYS[4]}).
 	 * @return the writer-waiting key
 	 */
 	public String writerWaitingKey() {
-		return this.lockKey + ":writer-waiting";
+		return this.all.get(3);
 	}
 
 	/**
-	 * Return the key of the sorted set of clients waiting for a release, scored by when
-	 * their registration expires.
+	 * Return the key of the sorted set of clients waiting for a release
+	 * ({@code KEYS[5]}).
 	 * @return the waiters key
-	 * @since 0.2.0
 	 */
-	String waitersKey() {
-		return this.lockKey + ":waiters";
+	public String waitersKey() {
+		return this.all.get(4);
 	}
 
 	/**
-	 * Return the keys the release, fair-acquire, hand-over and leave scripts work on, in
-	 * their order: lock, fence, channel, waiters, fair queue (a list), fair waiters alive
-	 * (a sorted set), writer waiting.
-	 * @return the keys
-	 * @since 0.2.0
+	 * Return the key of the fair queue ({@code KEYS[6]}).
+	 * @return the queue key
 	 */
-	List<String> handOverKeys() {
-		return List.of(this.lockKey, this.fenceKey, this.channel, waitersKey(), this.lockKey + ":queue",
-				this.lockKey + ":alive", writerWaitingKey());
+	public String queueKey() {
+		return this.all.get(5);
+	}
+
+	/**
+	 * Return the key of the sorted set of live fair waiters ({@code KEYS[7]}).
+	 * @return the alive key
+	 */
+	public String aliveKey() {
+		return this.all.get(6);
 	}
 
 	private static String escapeBraces(String name) {

@@ -18,11 +18,20 @@ package dev.distlock.redis;
 
 import java.util.List;
 
-import org.springframework.data.redis.core.script.RedisScript;
+import dev.distlock.redis.LuaScript.LuaHelper;
+import dev.distlock.redis.LuaScript.Reply;
 
 /**
- * The Lua scripts of the engine. Each runs atomically on the Redis master, so no other
- * client can interleave between its owner check and its write.
+ * The Lua scripts of the Redis store. Each runs atomically on the Redis master, so no
+ * other client can interleave between its owner check and its write.
+ * <p>
+ * <b>KEYS</b>: every script receives the keys of a lock in the one order of
+ * {@link LockKeys} (lock, fence, channel, writer waiting, waiters, queue, alive), named
+ * by the same locals at the top of every script ({@link #KEY_LOCALS}); a script on
+ * several locks receives {@link LockKeys#COUNT} keys per lock, in that order, one lock
+ * after the other. <b>ARGV</b> is named by locals at the top of each script body; every
+ * number the scripts use (leases, the writer-waiting mark's life and re-check time) comes
+ * from Java through ARGV.
  * <p>
  * A lock key holds either a writer (a string: the owner token) or readers (a hash: reader
  * token to the server time in milliseconds when that reader's lease ends, the key's own
@@ -31,8 +40,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * while other readers keep renewing. A writer that keeps finding readers sets the
  * writer-waiting key for a short time; new readers are refused while it is set, so a
  * stream of readers cannot starve writers. The owner-checked scripts (release, renew,
- * owner check, expire after) work for writer and reader tokens alike and answer 0 (not
- * the owner), never an error, for a token whose key has the other type.
+ * owner check, expire after) work for writer and reader tokens alike ({@code ownership}
+ * is the one owner check) and answer 0 (not the owner), never an error, for a token whose
+ * key has the other type.
+ * <p>
+ * Two mechanisms pass a lock on without making it free for everyone: the
+ * <em>hand-off</em> ({@code handOff}) of a release to a waiter (the first live fair
+ * waiter gets the lock, else one registered waiting client is woken), and the cohort
+ * <em>hand-over</em> ({@link #COHORT_HAND_OVER}) of a holder to the next caller of its
+ * own client.
  *
  * @author distlock
  * @since 0.1.0
@@ -40,23 +56,43 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class LockScripts {
 
 	/**
-	 * Lua helpers shared by the scripts: {@code now()} in server milliseconds;
-	 * {@code readers(key, now)} which drops the readers whose lease ended, deletes the
-	 * hash when none is left or else sets its expiry to the latest reader's, and returns
-	 * how many readers are left and when the first of them ends; and the writer-waiting
-	 * mark. A writer refused by readers marks the key {@code pending:<token>} the first
-	 * time and {@code <token>} when refused again (so it is waiting, not trying once),
-	 * unless another writer's mark is there; only the second form keeps readers out
-	 * ({@code marked}); the writer's grant deletes its mark. {@code refused} answers how
-	 * long the writer should wait before trying again: when the first of the readers
-	 * ends, or at most 20 ms after a first refusal, so that a waiting writer sets its
-	 * mark soon.
+	 * The keys of one lock as named locals, first in every script on one lock.
 	 */
-	private static final String HELPERS = """
+	static final String KEY_LOCALS = """
+			local lockKey, fenceKey, channel, writerWaitingKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+			local waitersKey, queueKey, aliveKey = KEYS[5], KEYS[6], KEYS[7]
+			""";
+
+	/**
+	 * First in every script on several locks: how many keys each lock passes.
+	 */
+	static final String KEYS_PER_LOCK = "local keysPerLock = " + LockKeys.COUNT + "\n";
+
+	/**
+	 * {@code now()}: the server clock in milliseconds.
+	 */
+	static final LuaHelper NOW = new LuaHelper("now", """
 			local function now()
 			  local t = redis.call('time')
 			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 			end
+			""");
+
+	/**
+	 * {@code kind(key)}: the type of a key ({@code string}, {@code hash}, {@code none}).
+	 */
+	static final LuaHelper KIND = new LuaHelper("kind", """
+			local function kind(key)
+			  return redis.call('type', key)['ok']
+			end
+			""");
+
+	/**
+	 * {@code readers(key, at)}: drop the readers whose lease ended, delete the hash when
+	 * none is left or else set its expiry to the latest reader's; return how many readers
+	 * are left and how long until the first of them ends.
+	 */
+	static final LuaHelper READERS = new LuaHelper("readers", """
 			local function readers(key, at)
 			  local fields = redis.call('hgetall', key)
 			  local left, soonest, latest = 0, nil, 0
@@ -77,441 +113,546 @@ final class LockScripts {
 			  redis.call('pexpireat', key, latest)
 			  return left, soonest - at
 			end
-			local function kind(key)
-			  return redis.call('type', key)['ok']
+			""");
+
+	/**
+	 * {@code ownership(key, token)}, the owner check: {@code 'writer'} when the key holds
+	 * {@code token} as its writer; {@code 'reader'} and the end of its lease (ended or
+	 * not) when {@code token} is one of its readers; else {@code nil}.
+	 */
+	static final LuaHelper OWNERSHIP = new LuaHelper("ownership", """
+			local function ownership(key, token)
+			  local held = kind(key)
+			  if held == 'string' then
+			    if redis.call('get', key) == token then
+			      return 'writer'
+			    end
+			  elseif held == 'hash' then
+			    local ends = tonumber(redis.call('hget', key, token))
+			    if ends ~= nil then
+			      return 'reader', ends
+			    end
+			  end
+			  return nil
 			end
-			local function refused(mark, token, px, first)
+			""");
+
+	/**
+	 * {@code writer(key)}: the writer token the key holds, or {@code false} when it is
+	 * free or held by readers.
+	 */
+	static final LuaHelper WRITER = new LuaHelper("writer", """
+			local function writer(key)
+			  if kind(key) == 'string' then
+			    return redis.call('get', key)
+			  end
+			  return false
+			end
+			""");
+
+	/**
+	 * {@code refused(mark, token, markMillis, first, recheckMillis)}: a writer refused by
+	 * readers marks the key {@code pending:<token>} the first time and {@code <token>}
+	 * when refused again (so it is waiting, not trying once), unless another writer's
+	 * mark is there; only the second form keeps readers out (see {@code marked}). Answers
+	 * how long the writer should wait before trying again: when the first of the readers
+	 * ends, or at most {@code recheckMillis} after a first refusal, so that a waiting
+	 * writer sets its mark soon.
+	 */
+	static final LuaHelper REFUSED = new LuaHelper("refused", """
+			local function refused(mark, token, markMillis, first, recheckMillis)
 			  local current = redis.call('get', mark)
 			  if current == token or current == 'pending:' .. token then
-			    redis.call('set', mark, token, 'PX', px)
+			    redis.call('set', mark, token, 'PX', markMillis)
 			  elseif not current then
-			    redis.call('set', mark, 'pending:' .. token, 'PX', px)
-			    return math.min(first, 20)
+			    redis.call('set', mark, 'pending:' .. token, 'PX', markMillis)
+			    return math.min(first, tonumber(recheckMillis))
 			  end
 			  return first
 			end
-			local function granted(mark, token)
+			""");
+
+	/**
+	 * {@code clearMark(mark, token)}: a writer's grant deletes its writer-waiting mark.
+	 */
+	static final LuaHelper CLEAR_MARK = new LuaHelper("clearMark", """
+			local function clearMark(mark, token)
 			  local current = redis.call('get', mark)
 			  if current == token or current == 'pending:' .. token then
 			    redis.call('del', mark)
 			  end
 			end
+			""");
+
+	/**
+	 * {@code marked(mark)}: whether a writer waits (a token, not a pending mark).
+	 */
+	static final LuaHelper MARKED = new LuaHelper("marked", """
 			local function marked(mark)
 			  local current = redis.call('get', mark)
 			  return current and string.sub(current, 1, 8) ~= 'pending:'
 			end
-			""";
+			""");
 
 	/**
-	 * Grant a fencing token as {@link #ACQUIRE} does, as a Lua function
-	 * {@code fence(fenceKey, leaseMillis)}.
+	 * {@code fence(key, leaseMillis)}: grant a fencing token that is the larger of the
+	 * server clock in microseconds and the last grant plus one, so tokens keep increasing
+	 * even after the fence key expired. The fence key is written and read in one
+	 * {@code SET ... GET} (Redis 6.2+), and written again only in the rare case of two
+	 * grants within one microsecond.
 	 */
-	private static final String FENCE = """
-			local function fence(key, lease)
+	static final LuaHelper FENCE = new LuaHelper("fence", """
+			local function fence(key, leaseMillis)
 			  local t = redis.call('time')
 			  local issued = tonumber(t[1]) * 1000000 + tonumber(t[2])
-			  local last = tonumber(redis.call('set', key, string.format('%d', issued), 'PX', lease, 'GET'))
+			  local last = tonumber(redis.call('set', key, string.format('%d', issued), 'PX', leaseMillis, 'GET'))
 			  if last ~= nil and last >= issued then
 			    issued = last + 1
-			    redis.call('set', key, string.format('%d', issued), 'PX', lease)
+			    redis.call('set', key, string.format('%d', issued), 'PX', leaseMillis)
 			  end
 			  return issued
 			end
-			""";
+			""");
 
 	/**
-	 * Lua functions of the hand-off, shared by the release, fair-acquire, cohort hand-off
-	 * and leave scripts, on top of {@link #HELPERS} and {@link #FENCE}. KEYS: lock,
-	 * fence, channel, waiters (a sorted set of waiting clients, scored by when their
-	 * registration expires), queue (a list of fair waiters, {@code "grantMillis|token"}),
-	 * alive (a sorted set of fair waiter tokens, scored by when they count as gone),
-	 * writer waiting; all in the lock's hash slot.
-	 * <ul>
-	 * <li>{@code owner()}: the writer token the lock holds, or {@code false} when it is
-	 * free or held by readers.</li>
-	 * <li>{@code grantTo(token, px)}: set the lock to {@code token} for {@code px}
-	 * millis, clear the token's writer-waiting mark and return a new fencing token.</li>
-	 * <li>{@code handover(pub)}: after the lock became free, grant it to the first fair
-	 * waiter that is still alive (dropping gone ones), for its grant time, and publish
-	 * its token; else wake the waiting client whose registration is oldest (publishing
-	 * its id and dropping the registration), or publish {@code released} to everyone if
-	 * no client is registered.</li>
-	 * </ul>
+	 * {@code grantTo(token, leaseMillis)}: set the lock to {@code token}, clear its
+	 * writer-waiting mark and return a new fencing token.
 	 */
-	private static final String HAND_OFF = HELPERS + FENCE + """
-			local function owner()
-			  if kind(KEYS[1]) == 'string' then
-			    return redis.call('get', KEYS[1])
-			  end
-			  return false
+	static final LuaHelper GRANT_TO = new LuaHelper("grantTo", """
+			local function grantTo(token, leaseMillis)
+			  redis.call('set', lockKey, token, 'PX', leaseMillis)
+			  clearMark(writerWaitingKey, token)
+			  return fence(fenceKey, leaseMillis)
 			end
-			local function grantTo(token, px)
-			  redis.call('set', KEYS[1], token, 'PX', px)
-			  granted(KEYS[7], token)
-			  return fence(KEYS[2], px)
-			end
+			""");
+
+	/**
+	 * {@code waiterOf(entry)}: the token and grant millis of a fair queue entry.
+	 */
+	static final LuaHelper WAITER_OF = new LuaHelper("waiterOf", """
 			local function waiterOf(entry)
 			  local sep = string.find(entry, '|', 1, true)
 			  return string.sub(entry, sep + 1), string.sub(entry, 1, sep - 1)
 			end
-			local function handover(pub)
+			""");
+
+	/**
+	 * {@code handOff(publish)}, the release-time hand-off: after the lock became free,
+	 * grant it to the first fair waiter that is still alive (dropping gone ones), for its
+	 * grant time, and publish its token; else wake the waiting client whose registration
+	 * is oldest (publishing its id and dropping the registration), or publish
+	 * {@code released} to everyone if no client is registered.
+	 */
+	static final LuaHelper HAND_OFF = new LuaHelper("handOff", """
+			local function handOff(publish)
 			  local at = now()
 			  while true do
-			    local head = redis.call('lpop', KEYS[5])
+			    local head = redis.call('lpop', queueKey)
 			    if not head then
 			      break
 			    end
 			    local waiter, grantMillis = waiterOf(head)
-			    local deadline = tonumber(redis.call('zscore', KEYS[6], waiter))
-			    redis.call('zrem', KEYS[6], waiter)
+			    local deadline = tonumber(redis.call('zscore', aliveKey, waiter))
+			    redis.call('zrem', aliveKey, waiter)
 			    if deadline and deadline >= at then
 			      grantTo(waiter, grantMillis)
-			      redis.call(pub, KEYS[3], waiter)
+			      redis.call(publish, channel, waiter)
 			      return
 			    end
 			  end
-			  redis.call('zremrangebyscore', KEYS[4], '-inf', '(' .. string.format('%d', at))
-			  local woken = redis.call('zrange', KEYS[4], 0, 0)[1]
+			  redis.call('zremrangebyscore', waitersKey, '-inf', '(' .. string.format('%d', at))
+			  local woken = redis.call('zrange', waitersKey, 0, 0)[1]
 			  if woken then
-			    redis.call('zrem', KEYS[4], woken)
-			    redis.call(pub, KEYS[3], woken)
+			    redis.call('zrem', waitersKey, woken)
+			    redis.call(publish, channel, woken)
 			  else
-			    redis.call(pub, KEYS[3], 'released')
+			    redis.call(publish, channel, 'released')
 			  end
 			end
-			""";
+			""");
+
+	/**
+	 * {@code holder(key)}: the writer's token, one reader's token (the first in the hash)
+	 * when readers hold the key, or {@code nil}.
+	 */
+	static final LuaHelper HOLDER = new LuaHelper("holder", """
+			local function holder(key)
+			  local held = kind(key)
+			  if held == 'string' then
+			    return redis.call('get', key)
+			  end
+			  if held == 'hash' then
+			    return redis.call('hkeys', key)[1]
+			  end
+			  return nil
+			end
+			""");
 
 	/**
 	 * Acquire the write lock: {@code SET NX PX} the owner token; on success grant a
-	 * fencing token that is the larger of the server clock in microseconds and the last
-	 * grant plus one, so tokens keep increasing even after the fence key expired. The
-	 * fence key is written and read in one {@code SET ... GET} (Redis 6.2+), and written
-	 * again only in the rare case of two grants within one microsecond. If readers hold
-	 * the key, those whose lease ended are dropped first; while some are left, the
-	 * writer-waiting key is set for the given time (see {@link #HELPERS}). A grant clears
-	 * the writer-waiting key if it is ours. With a waiter (a client that waits for a
-	 * release), a refusal registers it in the waiters set until the server clock passes
-	 * now plus its time to live (refreshing an earlier registration), and a grant removes
-	 * it. Returns {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current
-	 * holder (for readers: until the first of them ends, or at most 20 ms after a first
-	 * refusal). KEYS: lock, fence, writer waiting, and waiters with a waiter. ARGV:
-	 * token, lease millis, writer-waiting millis, optionally waiter and its time to live
-	 * in millis.
+	 * fencing token ({@code fence}). If readers hold the key, those whose lease ended are
+	 * dropped first; while some are left, the writer-waiting mark is set
+	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. With a
+	 * waiter (a client that waits for a release), a refusal registers it in the waiters
+	 * set until the server clock passes now plus its time to live (refreshing an earlier
+	 * registration), and a grant removes it. Returns {@code {1, fence}} when acquired,
+	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
+	 * ends, or at most the re-check time after a first refusal). ARGV: token, lease
+	 * millis, writer-waiting millis, re-check millis, optionally waiter and its time to
+	 * live in millis.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> ACQUIRE = (RedisScript) RedisScript.of(HELPERS + FENCE + """
-			local function grant()
-			  granted(KEYS[3], ARGV[1])
-			  if ARGV[4] then
-			    redis.call('zrem', KEYS[4], ARGV[4])
-			  end
-			  return {1, fence(KEYS[2], ARGV[2])}
-			end
-			if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-			  return grant()
-			end
-			local refusal
-			if kind(KEYS[1]) == 'hash' then
-			  local left, first = readers(KEYS[1], now())
-			  if left == 0 then
-			    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-			    return grant()
-			  end
-			  refusal = {0, refused(KEYS[3], ARGV[1], ARGV[3], first)}
-			else
-			  refusal = {0, redis.call('pttl', KEYS[1])}
-			end
-			if ARGV[4] then
-			  redis.call('zadd', KEYS[4], string.format('%d', now() + tonumber(ARGV[5])), ARGV[4])
-			  if redis.call('pttl', KEYS[4]) < tonumber(ARGV[5]) then
-			    redis.call('pexpire', KEYS[4], ARGV[5])
-			  end
-			end
-			return refusal
-			""", List.class);
+	static final LuaScript ACQUIRE = LuaScript.of("acquire", Reply.MULTI, KEY_LOCALS,
+			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
+					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+					local waiter, waiterMillis = ARGV[5], ARGV[6]
+					local function grant()
+					  clearMark(writerWaitingKey, token)
+					  if waiter then
+					    redis.call('zrem', waitersKey, waiter)
+					  end
+					  return {1, fence(fenceKey, leaseMillis)}
+					end
+					if redis.call('set', lockKey, token, 'NX', 'PX', leaseMillis) then
+					  return grant()
+					end
+					local refusal
+					if kind(lockKey) == 'hash' then
+					  local left, first = readers(lockKey, now())
+					  if left == 0 then
+					    redis.call('set', lockKey, token, 'PX', leaseMillis)
+					    return grant()
+					  end
+					  refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis)}
+					else
+					  refusal = {0, redis.call('pttl', lockKey)}
+					end
+					if waiter then
+					  redis.call('zadd', waitersKey, string.format('%d', now() + tonumber(waiterMillis)), waiter)
+					  if redis.call('pttl', waitersKey) < tonumber(waiterMillis) then
+					    redis.call('pexpire', waitersKey, waiterMillis)
+					  end
+					end
+					return refusal
+					""");
 
 	/**
-	 * Acquire a read lock: refused while a writer holds the key or a writer waits (the
-	 * writer-waiting key holds a token, not a pending mark); else add our token to the
-	 * readers' hash with its lease end, drop the readers whose lease ended, and set the
-	 * key's expiry to the latest reader's. Readers get no fencing token. Returns
-	 * {@code {1, 0}} when acquired, else {@code {0, pttl}} of the writer or of the
-	 * writer-waiting key. KEYS: lock, writer waiting. ARGV: token, lease millis.
+	 * Acquire a read lock: refused while a writer holds the key or a writer waits
+	 * ({@code marked}); else add our token to the readers' hash with its lease end, drop
+	 * the readers whose lease ended, and set the key's expiry to the latest reader's.
+	 * Readers get no fencing token. Returns {@code {1, 0}} when acquired, else {@code {0,
+	 * pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease millis.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> ACQUIRE_READ = (RedisScript) RedisScript.of(HELPERS + """
-			local held = kind(KEYS[1])
-			if held ~= 'hash' and held ~= 'none' then
-			  return {0, redis.call('pttl', KEYS[1])}
-			end
-			if marked(KEYS[2]) then
-			  return {0, redis.call('pttl', KEYS[2])}
-			end
-			local at = now()
-			redis.call('hset', KEYS[1], ARGV[1], string.format('%d', at + tonumber(ARGV[2])))
-			readers(KEYS[1], at)
-			return {1, 0}
-			""", List.class);
+	static final LuaScript ACQUIRE_READ = LuaScript.of("acquire-read", Reply.MULTI, KEY_LOCALS,
+			List.of(NOW, KIND, READERS, MARKED), """
+					local token, leaseMillis = ARGV[1], ARGV[2]
+					local held = kind(lockKey)
+					if held ~= 'hash' and held ~= 'none' then
+					  return {0, redis.call('pttl', lockKey)}
+					end
+					if marked(writerWaitingKey) then
+					  return {0, redis.call('pttl', writerWaitingKey)}
+					end
+					local at = now()
+					redis.call('hset', lockKey, token, string.format('%d', at + tonumber(leaseMillis)))
+					readers(lockKey, at)
+					return {1, 0}
+					""");
 
 	/**
 	 * Release: delete the write lock only if it holds our token, or remove our token from
-	 * the readers; when the key became free, hand it over (see {@link #HAND_OFF}): to the
-	 * first live fair waiter directly, else by waking one waiting client, with
+	 * the readers; when the key became free, hand it off ({@code handOff}) with
 	 * {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis 7+) so that a Cluster
 	 * sends the message to the channel's shard only. Returns 1 when released, 0 when the
-	 * lock belonged to someone else, was gone, or (a reader) its lease had ended. KEYS:
-	 * see {@link #HAND_OFF}. ARGV: token, publish command.
+	 * lock belonged to someone else, was gone, or (a reader) its lease had ended. ARGV:
+	 * token, publish command.
 	 */
-	static final RedisScript<Long> RELEASE = RedisScript.of(HAND_OFF + """
-			local held = kind(KEYS[1])
-			if held == 'string' then
-			  if redis.call('get', KEYS[1]) == ARGV[1] then
-			    redis.call('del', KEYS[1])
-			    handover(ARGV[2])
-			    return 1
-			  end
-			  return 0
-			end
-			if held ~= 'hash' then
-			  return 0
-			end
-			local at = now()
-			local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
-			if ends == nil then
-			  return 0
-			end
-			redis.call('hdel', KEYS[1], ARGV[1])
-			if readers(KEYS[1], at) == 0 then
-			  handover(ARGV[2])
-			end
-			if ends <= at then
-			  return 0
-			end
-			return 1
-			""", Long.class);
+	static final LuaScript RELEASE = LuaScript.of("release", Reply.INTEGER, KEY_LOCALS,
+			List.of(NOW, KIND, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, WAITER_OF, HAND_OFF), """
+					local token, publish = ARGV[1], ARGV[2]
+					local role, ends = ownership(lockKey, token)
+					if role == 'writer' then
+					  redis.call('del', lockKey)
+					  handOff(publish)
+					  return 1
+					end
+					if role ~= 'reader' then
+					  return 0
+					end
+					local at = now()
+					redis.call('hdel', lockKey, token)
+					if readers(lockKey, at) == 0 then
+					  handOff(publish)
+					end
+					if ends <= at then
+					  return 0
+					end
+					return 1
+					""");
 
 	/**
 	 * Fair acquire of the write lock. If the lock holds our token (a release granted it
 	 * to us), claim it: extend it to our lease and return the fence of that grant. If the
 	 * lock is free, drop gone waiters from the head of the queue; take the lock if the
-	 * queue is empty or we are its head, else grant it to the live head and wake it. If
-	 * readers hold it, drop those whose lease ended (the key may then be free) and, while
-	 * some are left, set the writer-waiting mark as {@link #ACQUIRE} does. When not
-	 * acquired and a grant time is given, join the queue's tail (once) and count as alive
-	 * until the server clock passes now plus the grant time. Returns {@code {1, fence}}
-	 * or {@code {0, pttl}}. KEYS: see {@link #HAND_OFF}. ARGV: token, lease millis, grant
-	 * millis (empty to not queue), publish command, writer-waiting millis.
+	 * queue is empty or we are its head, else hand it off to the live head. If readers
+	 * hold it, drop those whose lease ended (the key may then be free) and, while some
+	 * are left, set the writer-waiting mark as {@link #ACQUIRE} does. When not acquired
+	 * and a grant time is given, join the queue's tail (once) and count as alive until
+	 * the server clock passes now plus the grant time. Returns {@code {1, fence}} or
+	 * {@code {0, pttl}}. ARGV: token, lease millis, grant millis (empty to not queue),
+	 * publish command, writer-waiting millis, re-check millis.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> FAIR_ACQUIRE = (RedisScript) RedisScript.of(HAND_OFF + """
-			local held = owner()
-			if held == ARGV[1] then
-			  redis.call('pexpire', KEYS[1], ARGV[2])
-			  local issued = redis.call('get', KEYS[2])
-			  if not issued then
-			    return {1, fence(KEYS[2], ARGV[2])}
-			  end
-			  redis.call('pexpire', KEYS[2], ARGV[2])
-			  return {1, tonumber(issued)}
-			end
-			local at = now()
-			local refusal = nil
-			if not held and kind(KEYS[1]) == 'hash' then
-			  local left, first = readers(KEYS[1], at)
-			  if left > 0 then
-			    refusal = {0, refused(KEYS[7], ARGV[1], ARGV[5], first)}
-			  end
-			end
-			if not held and not refusal then
-			  while true do
-			    local head = redis.call('lindex', KEYS[5], 0)
-			    if not head then
-			      return {1, grantTo(ARGV[1], ARGV[2])}
-			    end
-			    local waiter = waiterOf(head)
-			    if waiter == ARGV[1] then
-			      redis.call('lpop', KEYS[5])
-			      redis.call('zrem', KEYS[6], waiter)
-			      return {1, grantTo(ARGV[1], ARGV[2])}
-			    end
-			    local deadline = tonumber(redis.call('zscore', KEYS[6], waiter))
-			    if deadline and deadline >= at then
-			      break
-			    end
-			    redis.call('lpop', KEYS[5])
-			    redis.call('zrem', KEYS[6], waiter)
-			  end
-			  handover(ARGV[4])
-			end
-			if ARGV[3] ~= '' then
-			  if redis.call('zadd', KEYS[6], string.format('%d', at + tonumber(ARGV[3])), ARGV[1]) == 1 then
-			    redis.call('rpush', KEYS[5], ARGV[3] .. '|' .. ARGV[1])
-			  end
-			  for i = 5, 6 do
-			    if redis.call('pttl', KEYS[i]) < tonumber(ARGV[3]) then
-			      redis.call('pexpire', KEYS[i], ARGV[3])
-			    end
-			  end
-			end
-			return refusal or {0, redis.call('pttl', KEYS[1])}
-			""", List.class);
+	static final LuaScript FAIR_ACQUIRE = LuaScript.of("fair-acquire", Reply.MULTI, KEY_LOCALS,
+			List.of(NOW, KIND, READERS, WRITER, REFUSED, CLEAR_MARK, FENCE, GRANT_TO, WAITER_OF, HAND_OFF), """
+					local token, leaseMillis, grantMillis, publish = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+					local markMillis, recheckMillis = ARGV[5], ARGV[6]
+					local held = writer(lockKey)
+					if held == token then
+					  redis.call('pexpire', lockKey, leaseMillis)
+					  local issued = redis.call('get', fenceKey)
+					  if not issued then
+					    return {1, fence(fenceKey, leaseMillis)}
+					  end
+					  redis.call('pexpire', fenceKey, leaseMillis)
+					  return {1, tonumber(issued)}
+					end
+					local at = now()
+					local refusal = nil
+					if not held and kind(lockKey) == 'hash' then
+					  local left, first = readers(lockKey, at)
+					  if left > 0 then
+					    refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis)}
+					  end
+					end
+					if not held and not refusal then
+					  while true do
+					    local head = redis.call('lindex', queueKey, 0)
+					    if not head then
+					      return {1, grantTo(token, leaseMillis)}
+					    end
+					    local waiter = waiterOf(head)
+					    if waiter == token then
+					      redis.call('lpop', queueKey)
+					      redis.call('zrem', aliveKey, waiter)
+					      return {1, grantTo(token, leaseMillis)}
+					    end
+					    local deadline = tonumber(redis.call('zscore', aliveKey, waiter))
+					    if deadline and deadline >= at then
+					      break
+					    end
+					    redis.call('lpop', queueKey)
+					    redis.call('zrem', aliveKey, waiter)
+					  end
+					  handOff(publish)
+					end
+					if grantMillis ~= '' then
+					  if redis.call('zadd', aliveKey, string.format('%d', at + tonumber(grantMillis)), token) == 1 then
+					    redis.call('rpush', queueKey, grantMillis .. '|' .. token)
+					  end
+					  for _, key in ipairs({queueKey, aliveKey}) do
+					    if redis.call('pttl', key) < tonumber(grantMillis) then
+					      redis.call('pexpire', key, grantMillis)
+					    end
+					  end
+					end
+					return refusal or {0, redis.call('pttl', lockKey)}
+					""");
 
 	/**
-	 * Cohort hand-off: if the write lock holds our token, give it to the next token with
+	 * Cohort hand-over: if the write lock holds our token, give it to the next token with
 	 * a new fencing token and lease, unless fair waiters are queued. Returns {@code {1,
 	 * fence}} when handed over, {@code {0, 0}} when the lock was not ours, {@code {2, 0}}
-	 * when fair waiters are queued (nothing changed: release instead). KEYS: see
-	 * {@link #HAND_OFF}. ARGV: token, next token, lease millis.
+	 * when fair waiters are queued (nothing changed: release instead). ARGV: token, next
+	 * token, lease millis.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> HAND_OVER = (RedisScript) RedisScript.of(HAND_OFF + """
-			if owner() ~= ARGV[1] then
-			  return {0, 0}
-			end
-			if redis.call('llen', KEYS[5]) > 0 then
-			  return {2, 0}
-			end
-			return {1, grantTo(ARGV[2], ARGV[3])}
-			""", List.class);
+	static final LuaScript COHORT_HAND_OVER = LuaScript.of("hand-over", Reply.MULTI, KEY_LOCALS,
+			List.of(KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
+					local token, nextToken, leaseMillis = ARGV[1], ARGV[2], ARGV[3]
+					if ownership(lockKey, token) ~= 'writer' then
+					  return {0, 0}
+					end
+					if redis.call('llen', queueKey) > 0 then
+					  return {2, 0}
+					end
+					return {1, grantTo(nextToken, leaseMillis)}
+					""");
 
 	/**
 	 * Leave: a waiter that gives up drops its registration and its place in the fair
 	 * queue (its queue entry counts as gone and is dropped when it reaches the head); if
-	 * a release granted it the lock meanwhile, release that grant and hand the lock over.
-	 * Returns 1 when a grant was released, else 0. KEYS: see {@link #HAND_OFF}. ARGV:
-	 * waiter (client id or fair token), publish command.
+	 * a release granted it the lock meanwhile, release that grant and hand the lock off.
+	 * Returns 1 when a grant was released, else 0. ARGV: waiter (client id or fair
+	 * token), publish command.
 	 */
-	static final RedisScript<Long> LEAVE = RedisScript.of(HAND_OFF + """
-			redis.call('zrem', KEYS[4], ARGV[1])
-			redis.call('zrem', KEYS[6], ARGV[1])
-			if owner() == ARGV[1] then
-			  redis.call('del', KEYS[1])
-			  handover(ARGV[2])
-			  return 1
-			end
-			return 0
-			""", Long.class);
+	static final LuaScript LEAVE = LuaScript.of("leave", Reply.INTEGER, KEY_LOCALS,
+			List.of(NOW, KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, WAITER_OF, HAND_OFF), """
+					local waiter, publish = ARGV[1], ARGV[2]
+					redis.call('zrem', waitersKey, waiter)
+					redis.call('zrem', aliveKey, waiter)
+					if ownership(lockKey, waiter) == 'writer' then
+					  redis.call('del', lockKey)
+					  handOff(publish)
+					  return 1
+					end
+					return 0
+					""");
 
 	/**
 	 * Acquire several write locks at once, all or nothing: drop the readers whose lease
 	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
-	 * pttl}} for the first busy key i (1-based); else {@code SET PX} every lock key and
-	 * grant each a fencing token as {@link #ACQUIRE} does, returning {@code {1, fence1,
-	 * fence2, ...}}. KEYS: lock1, fence1, writer waiting1, lock2, ... (one hash slot).
-	 * ARGV: token, lease millis, writer-waiting millis.
+	 * pttl}} for the first busy lock i (1-based); else {@code SET PX} every lock key and
+	 * grant each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS:
+	 * {@link LockKeys#COUNT} per lock (one hash slot). ARGV: token, lease millis,
+	 * writer-waiting millis, re-check millis.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> ACQUIRE_ALL = (RedisScript) RedisScript.of(HELPERS + FENCE + """
-			local at = now()
-			local busy = nil
-			for i = 1, #KEYS, 3 do
-			  local held = kind(KEYS[i])
-			  local ttl = nil
-			  if held == 'hash' then
-			    local left, first = readers(KEYS[i], at)
-			    if left > 0 then
-			      ttl = refused(KEYS[i + 2], ARGV[1], ARGV[3], first)
-			    end
-			  elseif held ~= 'none' then
-			    ttl = redis.call('pttl', KEYS[i])
-			  end
-			  if ttl ~= nil and busy == nil then
-			    busy = {0, (i + 2) / 3, ttl}
-			  end
-			end
-			if busy ~= nil then
-			  return busy
-			end
-			local grants = {1}
-			for i = 1, #KEYS, 3 do
-			  redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2])
-			  granted(KEYS[i + 2], ARGV[1])
-			  grants[#grants + 1] = fence(KEYS[i + 1], ARGV[2])
-			end
-			return grants
-			""", List.class);
+	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, KEYS_PER_LOCK,
+			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
+					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+					local locks = #KEYS / keysPerLock
+					local at = now()
+					local busy = nil
+					for i = 1, locks do
+					  local base = (i - 1) * keysPerLock
+					  local lockKey, writerWaitingKey = KEYS[base + 1], KEYS[base + 4]
+					  local held = kind(lockKey)
+					  local ttl = nil
+					  if held == 'hash' then
+					    local left, first = readers(lockKey, at)
+					    if left > 0 then
+					      ttl = refused(writerWaitingKey, token, markMillis, first, recheckMillis)
+					    end
+					  elseif held ~= 'none' then
+					    ttl = redis.call('pttl', lockKey)
+					  end
+					  if ttl ~= nil and busy == nil then
+					    busy = {0, i, ttl}
+					  end
+					end
+					if busy ~= nil then
+					  return busy
+					end
+					local grants = {1}
+					for i = 1, locks do
+					  local base = (i - 1) * keysPerLock
+					  local lockKey, fenceKey, writerWaitingKey = KEYS[base + 1], KEYS[base + 2], KEYS[base + 4]
+					  redis.call('set', lockKey, token, 'PX', leaseMillis)
+					  clearMark(writerWaitingKey, token)
+					  grants[#grants + 1] = fence(fenceKey, leaseMillis)
+					end
+					return grants
+					""");
 
 	/**
 	 * Shorten the lease to what a minimum hold time leaves, if the lock (or a read lock)
-	 * still holds our token. Returns 1 when owned, else 0. KEYS: lock. ARGV: token,
-	 * remaining millis.
+	 * still holds our token. Returns 1 when owned, else 0. ARGV: token, remaining millis.
 	 */
-	static final RedisScript<Long> EXPIRE_AFTER = RedisScript.of(HELPERS + """
-			local held = kind(KEYS[1])
-			if held == 'string' then
-			  if redis.call('get', KEYS[1]) == ARGV[1] then
-			    redis.call('pexpire', KEYS[1], ARGV[2])
-			    return 1
-			  end
-			  return 0
-			end
-			if held ~= 'hash' then
-			  return 0
-			end
-			local at = now()
-			local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
-			if ends == nil or ends <= at then
-			  readers(KEYS[1], at)
-			  return 0
-			end
-			redis.call('hset', KEYS[1], ARGV[1], string.format('%d', at + tonumber(ARGV[2])))
-			readers(KEYS[1], at)
-			return 1
-			""", Long.class);
+	static final LuaScript EXPIRE_AFTER = LuaScript.of("expire-after", Reply.INTEGER, KEY_LOCALS,
+			List.of(NOW, KIND, READERS, OWNERSHIP), """
+					local token, remainingMillis = ARGV[1], ARGV[2]
+					local role, ends = ownership(lockKey, token)
+					if role == 'writer' then
+					  redis.call('pexpire', lockKey, remainingMillis)
+					  return 1
+					end
+					if role ~= 'reader' then
+					  return 0
+					end
+					local at = now()
+					if ends <= at then
+					  readers(lockKey, at)
+					  return 0
+					end
+					redis.call('hset', lockKey, token, string.format('%d', at + tonumber(remainingMillis)))
+					readers(lockKey, at)
+					return 1
+					""");
 
 	/**
 	 * Owner check, run as a script so that it goes to the master even when the
 	 * application reads from replicas. Returns 1 when the lock holds our token as its
-	 * writer, or as a reader whose lease has not ended, else 0. KEYS: lock. ARGV: token.
+	 * writer, or as a reader whose lease has not ended, else 0. ARGV: token.
 	 */
-	static final RedisScript<Long> OWNER = RedisScript.of(HELPERS + """
-			local held = kind(KEYS[1])
-			if held == 'string' then
-			  if redis.call('get', KEYS[1]) == ARGV[1] then
-			    return 1
-			  end
-			  return 0
-			end
-			if held == 'hash' then
-			  local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
-			  if ends ~= nil and ends > now() then
-			    return 1
-			  end
+	static final LuaScript OWNER = LuaScript.of("owner", Reply.INTEGER, KEY_LOCALS, List.of(NOW, KIND, OWNERSHIP), """
+			local token = ARGV[1]
+			local role, ends = ownership(lockKey, token)
+			if role == 'writer' or (role == 'reader' and ends > now()) then
+			  return 1
 			end
 			return 0
-			""", Long.class);
+			""");
 
 	/**
 	 * Renew a batch of leases: extend each write lock that still holds its token, and
 	 * each reader whose lease has not ended (the readers' key then lives as long as its
-	 * latest reader). Returns one 1 (renewed) or 0 (lost) per key. KEYS: locks. ARGV:
-	 * lease millis, then one token per key.
+	 * latest reader). Returns one 1 (renewed) or 0 (lost) per lock. KEYS:
+	 * {@link LockKeys#COUNT} per lock. ARGV: lease millis, then one token per lock.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	static final RedisScript<List<Long>> RENEW = (RedisScript) RedisScript.of(HELPERS + """
-			local renewed = {}
-			local at = nil
-			for i, key in ipairs(KEYS) do
-			  renewed[i] = 0
-			  local held = kind(key)
-			  if held == 'string' then
-			    if redis.call('get', key) == ARGV[i + 1] then
-			      redis.call('pexpire', key, ARGV[1])
-			      renewed[i] = 1
-			    end
-			  elseif held == 'hash' then
-			    at = at or now()
-			    local ends = tonumber(redis.call('hget', key, ARGV[i + 1]))
-			    if ends ~= nil and ends > at then
-			      redis.call('hset', key, ARGV[i + 1], string.format('%d', at + tonumber(ARGV[1])))
-			      renewed[i] = 1
-			    end
-			    readers(key, at)
-			  end
-			end
-			return renewed
-			""", List.class);
+	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, KEYS_PER_LOCK,
+			List.of(NOW, KIND, READERS, OWNERSHIP), """
+					local leaseMillis = ARGV[1]
+					local renewed = {}
+					local at = nil
+					for i = 1, #KEYS / keysPerLock do
+					  local lockKey, token = KEYS[(i - 1) * keysPerLock + 1], ARGV[i + 1]
+					  renewed[i] = 0
+					  local role, ends = ownership(lockKey, token)
+					  if role == 'writer' then
+					    redis.call('pexpire', lockKey, leaseMillis)
+					    renewed[i] = 1
+					  elseif role == 'reader' then
+					    at = at or now()
+					    if ends > at then
+					      redis.call('hset', lockKey, token, string.format('%d', at + tonumber(leaseMillis)))
+					      renewed[i] = 1
+					    end
+					    readers(lockKey, at)
+					  end
+					end
+					return renewed
+					""");
+
+	/**
+	 * Inspect, for operators: the owner token ({@code ""} when free; one reader's token
+	 * when readers hold the key), the {@code PTTL} of the lock and the last fencing token
+	 * ({@code ""} when unknown), all as strings. ARGV: none.
+	 */
+	static final LuaScript INSPECT = LuaScript.of("inspect", Reply.MULTI, KEY_LOCALS, List.of(KIND, HOLDER), """
+			local held = holder(lockKey)
+			local issued = redis.call('get', fenceKey)
+			return {held or '', tostring(redis.call('pttl', lockKey)), issued or ''}
+			""");
+
+	/**
+	 * Force release, for operators: delete the lock whoever owns it (the writer or every
+	 * reader) and tell every waiter on the release channel. Returns the deleted owner
+	 * token (one reader's token when readers held it), or {@code ""} when the lock was
+	 * free. ARGV: publish command.
+	 */
+	static final LuaScript FORCE_RELEASE = LuaScript.of("force-release", Reply.VALUE, KEY_LOCALS, List.of(KIND, HOLDER),
+			"""
+					local publish = ARGV[1]
+					local held = holder(lockKey)
+					if held then
+					  redis.call('del', lockKey)
+					  redis.call(publish, channel, 'released')
+					  return held
+					end
+					return ''
+					""");
+
+	/**
+	 * The server's version as a number ({@code 0x070000} for 7.0.0), {@code 0} before
+	 * Redis 7, which does not tell scripts. ARGV: none.
+	 */
+	static final LuaScript SERVER_VERSION = LuaScript.of("server-version", Reply.INTEGER, KEY_LOCALS, List.of(), """
+			return redis.REDIS_VERSION_NUM or 0
+			""");
+
+	/**
+	 * Every script, for tests.
+	 */
+	static final List<LuaScript> ALL = List.of(ACQUIRE, ACQUIRE_READ, RELEASE, FAIR_ACQUIRE, COHORT_HAND_OVER, LEAVE,
+			ACQUIRE_ALL, EXPIRE_AFTER, OWNER, RENEW, INSPECT, FORCE_RELEASE, SERVER_VERSION);
 
 	private LockScripts() {
 	}

@@ -18,281 +18,214 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.ReadWriteTiming;
+import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
- * Runs the store's Redis scripts and turns Redis client failures into
- * {@link LockBackendException}.
+ * Runs the store's scripts ({@link LockScripts}) with their ARGV, reads their replies,
+ * and turns every failure into {@link LockBackendException}. Non-blocking: every method
+ * returns the stage of its script.
  *
  * @author distlock
  * @since 0.1.0
  */
 final class RedisLockCommands {
 
-	/**
-	 * How soon a writer refused by readers for the first time is told to try again, so
-	 * that, if it waits, it sets its writer-waiting mark soon (the scripts hold the same
-	 * figure).
-	 */
-	static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
+	static final String PENDING_WRITER_RECHECK_MILLIS = Long
+		.toString(ReadWriteTiming.PENDING_WRITER_RECHECK.toMillis());
 
-	/**
-	 * How long a writer's mark that it waits for readers lives unless the writer, trying
-	 * again, sets it anew: longer than the client's longest re-check interval (one
-	 * second), so new readers back off for as long as a writer waits, and for at most
-	 * this long after it gave up.
-	 */
-	static final Duration WRITER_WAITING = Duration.ofSeconds(2);
+	static final String WRITER_WAITING_MILLIS = Long.toString(ReadWriteTiming.WRITER_WAITING.toMillis());
 
-	static final String WRITER_WAITING_MILLIS = Long.toString(WRITER_WAITING.toMillis());
+	private final ScriptExecutor executor;
 
-	private final StringRedisTemplate redis;
+	RedisLockCommands(ScriptExecutor executor) {
+		this.executor = executor;
+	}
 
-	private final FirstConnection firstConnection;
+	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease) {
+		return run(keys, "acquire", LockScripts.ACQUIRE,
+				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS),
+				RedisLockCommands::toAttempt);
+	}
 
-	RedisLockCommands(StringRedisTemplate redis, FirstConnection firstConnection) {
-		this.redis = redis;
-		this.firstConnection = firstConnection;
+	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
+		return run(keys, "acquire", LockScripts.ACQUIRE, List.of(token, millis(lease), WRITER_WAITING_MILLIS,
+				PENDING_WRITER_RECHECK_MILLIS, waiter, millis(waiterTtl)), RedisLockCommands::toAttempt);
+	}
+
+	CompletableFuture<Attempt> tryAcquireRead(LockKeys keys, String token, Duration lease) {
+		return run(keys, "acquire", LockScripts.ACQUIRE_READ, List.of(token, millis(lease)),
+				RedisLockCommands::toAttempt);
+	}
+
+	CompletableFuture<Attempt> tryAcquireFair(LockKeys keys, String token, Duration lease,
+			@Nullable Duration grantTimeout, String publishCommand) {
+		String grant = (grantTimeout != null) ? millis(grantTimeout) : "";
+		return run(keys, "acquire", LockScripts.FAIR_ACQUIRE, List.of(token, millis(lease), grant, publishCommand,
+				WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), RedisLockCommands::toAttempt);
 	}
 
 	/**
-	 * Try once to acquire the lock.
-	 * @param keys the lock's keys
-	 * @param token the owner token to store
-	 * @param lease the lease
-	 * @return the outcome
-	 */
-	Attempt tryAcquire(LockKeys keys, String token, Duration lease) {
-		this.firstConnection.await(keys.name(), "acquire");
-		List<Long> reply = requireReply(keys, "acquire",
-				call(keys, "acquire",
-						() -> this.redis.execute(LockScripts.ACQUIRE,
-								List.of(keys.lockKey(), keys.fenceKey(), keys.writerWaitingKey()), token,
-								Long.toString(lease.toMillis()), WRITER_WAITING_MILLIS)));
-		return toAttempt(reply);
-	}
-
-	/**
-	 * Try once to acquire a read lock.
-	 * @param keys the lock's keys
-	 * @param token the reader's owner token to store
-	 * @param lease the reader's lease
-	 * @return the outcome; a grant carries no fencing token ({@code 0})
-	 */
-	Attempt tryAcquireRead(LockKeys keys, String token, Duration lease) {
-		this.firstConnection.await(keys.name(), "acquire");
-		List<Long> reply = requireReply(keys, "acquire",
-				call(keys, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE_READ,
-						List.of(keys.lockKey(), keys.writerWaitingKey()), token, Long.toString(lease.toMillis()))));
-		return toAttempt(reply);
-	}
-
-	/**
-	 * Try once to acquire the lock for a client that waits when refused: a refusal
-	 * registers {@code waiter} so that a release can wake it alone.
-	 * @param keys the lock's keys
-	 * @param token the owner token to store
-	 * @param lease the lease
-	 * @param waiter the waiting client's id
-	 * @param waiterTtl how long the registration lasts unless refreshed
-	 * @return the outcome
-	 */
-	Attempt tryAcquire(LockKeys keys, String token, Duration lease, String waiter, Duration waiterTtl) {
-		this.firstConnection.await(keys.name(), "acquire");
-		List<Long> reply = requireReply(keys, "acquire",
-				call(keys, "acquire",
-						() -> this.redis.execute(LockScripts.ACQUIRE,
-								List.of(keys.lockKey(), keys.fenceKey(), keys.writerWaitingKey(), keys.waitersKey()),
-								token, Long.toString(lease.toMillis()), WRITER_WAITING_MILLIS, waiter,
-								Long.toString(waiterTtl.toMillis()))));
-		return toAttempt(reply);
-	}
-
-	/**
-	 * Try once to acquire the lock in arrival order, or claim a grant a release made to
-	 * {@code token}; see {@link LockScripts#FAIR_ACQUIRE}.
-	 * @param keys the lock's keys
-	 * @param token the owner token, which is also the waiter's place in the queue
-	 * @param lease the lease
-	 * @param grantTimeout how long the waiter counts as alive and how long a grant to it
-	 * waits to be claimed, or {@code null} to not join the queue
-	 * @param publishCommand {@code publish} or {@code spublish}
-	 * @return the outcome
-	 */
-	Attempt tryAcquireFair(LockKeys keys, String token, Duration lease, @Nullable Duration grantTimeout,
-			String publishCommand) {
-		this.firstConnection.await(keys.name(), "acquire");
-		String grant = (grantTimeout != null) ? Long.toString(grantTimeout.toMillis()) : "";
-		List<Long> reply = requireReply(keys, "acquire",
-				call(keys, "acquire", () -> this.redis.execute(LockScripts.FAIR_ACQUIRE, keys.handOverKeys(), token,
-						Long.toString(lease.toMillis()), grant, publishCommand, WRITER_WAITING_MILLIS)));
-		return toAttempt(reply);
-	}
-
-	/**
-	 * Hand the lock to the next token of the same client; see
-	 * {@link LockScripts#HAND_OVER}.
-	 * @param keys the lock's keys
-	 * @param token the holder's token
-	 * @param nextToken the next holder's token
-	 * @param lease the next holder's lease
+	 * Hand the lock over to the next token of the same client; see
+	 * {@link LockScripts#COHORT_HAND_OVER}.
 	 * @return the grant, a refusal if {@code token} did not own the lock, or {@code null}
 	 * if fair waiters are queued
 	 */
-	@Nullable Attempt handOver(LockKeys keys, String token, String nextToken, Duration lease) {
-		this.firstConnection.await(keys.name(), "release");
-		List<Long> reply = requireReply(keys, "release", call(keys, "release", () -> this.redis
-			.execute(LockScripts.HAND_OVER, keys.handOverKeys(), token, nextToken, Long.toString(lease.toMillis()))));
-		if (reply.get(0) == 2L) {
-			return null;
-		}
-		return (reply.get(0) == 1L) ? Attempt.granted(reply.get(1)) : Attempt.busy(null);
+	CompletableFuture<@Nullable Attempt> handOver(LockKeys keys, String token, String nextToken, Duration lease) {
+		return run(keys, "release", LockScripts.COHORT_HAND_OVER, List.of(token, nextToken, millis(lease)), (reply) -> {
+			List<Long> answer = longs(reply);
+			if (answer.get(0) == 2L) {
+				return null;
+			}
+			return (answer.get(0) == 1L) ? Attempt.granted(answer.get(1)) : Attempt.busy(null);
+		});
+	}
+
+	CompletableFuture<Boolean> leave(LockKeys keys, String waiter, String publishCommand) {
+		return run(keys, "leave", LockScripts.LEAVE, List.of(waiter, publishCommand), RedisLockCommands::isOne);
+	}
+
+	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
+		List<String> redisKeys = new ArrayList<>(keys.size() * LockKeys.COUNT);
+		keys.forEach((key) -> redisKeys.addAll(key.all()));
+		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, redisKeys,
+				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), (reply) -> {
+					List<Long> answer = longs(reply);
+					List<Attempt> attempts = new ArrayList<>(keys.size());
+					if (answer.get(0) == 1L) {
+						answer.subList(1, answer.size()).forEach((fence) -> attempts.add(Attempt.granted(fence)));
+						return attempts;
+					}
+					int busy = answer.get(1).intValue() - 1;
+					for (int i = 0; i < keys.size(); i++) {
+						attempts.add((i == busy) ? busy(answer.get(2)) : Attempt.busy(null));
+					}
+					return attempts;
+				});
+	}
+
+	CompletableFuture<Boolean> expireAfter(LockKeys keys, String token, Duration remaining) {
+		return run(keys, "release", LockScripts.EXPIRE_AFTER, List.of(token, millis(remaining)),
+				RedisLockCommands::isOne);
+	}
+
+	CompletableFuture<Boolean> release(LockKeys keys, String token, String publishCommand) {
+		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand), RedisLockCommands::isOne);
+	}
+
+	CompletableFuture<Boolean> isOwner(LockKeys keys, String token) {
+		return run(keys, "check", LockScripts.OWNER, List.of(token), RedisLockCommands::isOne);
 	}
 
 	/**
-	 * Drop a waiter that gives up, releasing a grant made to it meanwhile.
-	 * @param keys the lock's keys
-	 * @param waiter the client id or fair token
-	 * @param publishCommand {@code publish} or {@code spublish}
+	 * Extend every lease that still holds its token, in one script. All locks must map to
+	 * one hash slot when Redis runs as a cluster.
+	 * @param keys the locks
+	 * @param tokens the owner token of each lock
+	 * @param lease the new lease
+	 * @return for each lock, whether its lease was extended
 	 */
-	void leave(LockKeys keys, String waiter, String publishCommand) {
-		this.firstConnection.await(keys.name(), "leave");
-		call(keys, "leave", () -> this.redis.execute(LockScripts.LEAVE, keys.handOverKeys(), waiter, publishCommand));
+	CompletableFuture<List<Boolean>> renew(List<LockKeys> keys, List<String> tokens, Duration lease) {
+		List<String> redisKeys = new ArrayList<>(keys.size() * LockKeys.COUNT);
+		keys.forEach((key) -> redisKeys.addAll(key.all()));
+		List<String> args = new ArrayList<>(tokens.size() + 1);
+		args.add(millis(lease));
+		args.addAll(tokens);
+		return run(keys.get(0), "renew", LockScripts.RENEW, redisKeys, args,
+				(reply) -> longs(reply).stream().map((renewed) -> renewed == 1L).toList());
 	}
 
 	/**
-	 * Read the reply of the acquire script.
+	 * Return the server's major version, {@code 0} if it is older than 7.
+	 * @param keys a lock whose node to ask
+	 * @return the major version
+	 */
+	CompletableFuture<Integer> serverMajorVersion(LockKeys keys) {
+		return run(keys, "check", LockScripts.SERVER_VERSION, List.of(),
+				(reply) -> (int) ((((Long) reply) >> 16) & 0xff));
+	}
+
+	/**
+	 * Run a script on the keys of one lock.
+	 * @param <T> the result type
+	 * @param keys the lock's keys, passed as KEYS
+	 * @param operation the operation, for errors
+	 * @param script the script
+	 * @param args its ARGV
+	 * @param reply reads the reply
+	 * @return the stage of the result
+	 */
+	<T> CompletableFuture<T> run(LockKeys keys, String operation, LuaScript script, List<String> args,
+			Function<Object, T> reply) {
+		return run(keys, operation, script, keys.all(), args, reply);
+	}
+
+	private <T> CompletableFuture<T> run(LockKeys keys, String operation, LuaScript script, List<String> redisKeys,
+			List<String> args, Function<Object, T> reply) {
+		CompletableFuture<@Nullable Object> outcome;
+		try {
+			outcome = this.executor.run(script, redisKeys, args);
+		}
+		catch (RuntimeException ex) {
+			outcome = CompletableFuture.failedFuture(ex);
+		}
+		return outcome.handle((answer, failure) -> {
+			if (failure != null) {
+				Throwable cause = Stages.unwrap(failure);
+				throw new CompletionException((cause instanceof LockBackendException backend) ? backend
+						: new LockBackendException(keys.name(), operation, cause));
+			}
+			if (answer == null) {
+				throw new CompletionException(new LockBackendException(keys.name(), operation,
+						new IllegalStateException("Redis returned no reply to script " + script.name()
+								+ "; is the template pipelining or in a transaction?")));
+			}
+			try {
+				return reply.apply(answer);
+			}
+			catch (RuntimeException ex) {
+				throw new CompletionException(new LockBackendException(keys.name(), operation, ex));
+			}
+		});
+	}
+
+	/**
+	 * Read the reply of an acquire script.
 	 * @param reply {@code {1, fence}} or {@code {0, pttl}}
 	 * @return the outcome
 	 */
-	static Attempt toAttempt(List<Long> reply) {
-		if (reply.get(0) == 1L) {
-			return Attempt.granted(reply.get(1));
+	static Attempt toAttempt(Object reply) {
+		List<Long> answer = longs(reply);
+		if (answer.get(0) == 1L) {
+			return Attempt.granted(answer.get(1));
 		}
-		return busy(reply.get(1));
+		return busy(answer.get(1));
 	}
 
 	private static Attempt busy(long holderTtl) {
 		return Attempt.busy((holderTtl == -1) ? null : Duration.ofMillis(Math.max(0, holderTtl)));
 	}
 
-	/**
-	 * Try once to acquire several locks, all or nothing, in one script; they must share a
-	 * hash slot on a Cluster.
-	 * @param keys the locks' keys
-	 * @param token the owner token to store
-	 * @param lease the lease
-	 * @return one outcome per lock, all granted or none
-	 */
-	List<Attempt> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
-		LockKeys first = keys.get(0);
-		this.firstConnection.await(first.name(), "acquire");
-		List<String> redisKeys = new ArrayList<>(keys.size() * 3);
-		keys.forEach((key) -> {
-			redisKeys.add(key.lockKey());
-			redisKeys.add(key.fenceKey());
-			redisKeys.add(key.writerWaitingKey());
-		});
-		List<Long> reply = requireReply(first, "acquire",
-				call(first, "acquire", () -> this.redis.execute(LockScripts.ACQUIRE_ALL, redisKeys, token,
-						Long.toString(lease.toMillis()), WRITER_WAITING_MILLIS)));
-		List<Attempt> attempts = new ArrayList<>(keys.size());
-		if (reply.get(0) == 1L) {
-			reply.subList(1, reply.size()).forEach((fence) -> attempts.add(Attempt.granted(fence)));
-			return attempts;
-		}
-		int busy = reply.get(1).intValue() - 1;
-		for (int i = 0; i < keys.size(); i++) {
-			attempts.add((i == busy) ? busy(reply.get(2)) : Attempt.busy(null));
-		}
-		return attempts;
+	private static boolean isOne(Object reply) {
+		return ((Long) reply) == 1L;
 	}
 
-	/**
-	 * Shorten the lease of the lock if it still holds {@code token}.
-	 * @param keys the lock's keys
-	 * @param token the owner token
-	 * @param remaining the new lease
-	 * @return whether the lock was ours
-	 */
-	boolean expireAfter(LockKeys keys, String token, Duration remaining) {
-		this.firstConnection.await(keys.name(), "release");
-		Long owned = requireReply(keys, "release", call(keys, "release", () -> this.redis
-			.execute(LockScripts.EXPIRE_AFTER, List.of(keys.lockKey()), token, Long.toString(remaining.toMillis()))));
-		return owned == 1L;
+	@SuppressWarnings("unchecked")
+	private static List<Long> longs(Object reply) {
+		return (List<Long>) reply;
 	}
 
-	/**
-	 * Delete the lock if it still holds {@code token}, and notify waiters.
-	 * @param keys the lock's keys
-	 * @param token the owner token
-	 * @param publishCommand {@code publish} or {@code spublish}
-	 * @return whether the lock was ours and is now released
-	 */
-	boolean release(LockKeys keys, String token, String publishCommand) {
-		this.firstConnection.await(keys.name(), "release");
-		Long released = requireReply(keys, "release", call(keys, "release",
-				() -> this.redis.execute(LockScripts.RELEASE, keys.handOverKeys(), token, publishCommand)));
-		return released == 1L;
-	}
-
-	/**
-	 * Return whether the lock still holds {@code token}, asking the master.
-	 * @param keys the lock's keys
-	 * @param token the owner token
-	 * @return whether Redis records this owner
-	 */
-	boolean isOwner(LockKeys keys, String token) {
-		this.firstConnection.await(keys.name(), "check");
-		Long owner = requireReply(keys, "check",
-				call(keys, "check", () -> this.redis.execute(LockScripts.OWNER, List.of(keys.lockKey()), token)));
-		return owner == 1L;
-	}
-
-	/**
-	 * Extend every lease that still holds its token, in one script. All keys must map to
-	 * one hash slot when Redis runs as a cluster.
-	 * @param lockKeys the lock keys
-	 * @param tokens the owner token of each key
-	 * @param leaseMillis the new lease
-	 * @return for each key, whether its lease was extended
-	 * @throws DataAccessException if Redis failed
-	 */
-	List<Boolean> renew(List<String> lockKeys, List<String> tokens, long leaseMillis) {
-		List<String> args = new ArrayList<>(tokens.size() + 1);
-		args.add(Long.toString(leaseMillis));
-		args.addAll(tokens);
-		List<Long> reply = this.redis.execute(LockScripts.RENEW, lockKeys, args.toArray());
-		if (reply == null) {
-			return Collections.nCopies(lockKeys.size(), false);
-		}
-		return reply.stream().map((renewed) -> renewed == 1L).toList();
-	}
-
-	private static <T> @Nullable T call(LockKeys keys, String operation, Supplier<? extends @Nullable T> call) {
-		try {
-			return call.get();
-		}
-		catch (DataAccessException ex) {
-			throw new LockBackendException(keys.name(), operation, ex);
-		}
-	}
-
-	private static <T> T requireReply(LockKeys keys, String operation, @Nullable T reply) {
-		if (reply == null) {
-			throw new LockBackendException(keys.name(), operation, new IllegalStateException(
-					"Redis returned no reply; is the template pipelining or in a transaction?"));
-		}
-		return reply;
+	static String millis(Duration duration) {
+		return Long.toString(duration.toMillis());
 	}
 
 }

@@ -17,53 +17,54 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
-import dev.distlock.core.LockStore;
-import dev.distlock.core.Stages;
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.core.LockStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
  * {@link LockStore} on Redis, through the application's {@link StringRedisTemplate}
- * (standalone, Sentinel or Cluster; Lettuce or Jedis).
+ * (standalone, Sentinel or Cluster; Lettuce or Jedis). Non-blocking: with a
+ * {@link LettuceConnectionFactory} every script runs on Lettuce's asynchronous API over
+ * the factory's native connection, shared by all callers; with any other factory (Jedis)
+ * each script runs on a small bounded executor of the store's own, and a full queue fails
+ * the stage at once rather than block. Every stage completes within the factory's command
+ * timeout and fails with {@link LockBackendException}.
  * <ul>
  * <li>Acquire is one script: {@code SET NX PX} of the owner token and a fencing token
  * that is the larger of the server clock in microseconds and the last grant plus
  * one.</li>
  * <li>Release, renew and the ownership check are owner-checked scripts, so they run on
  * the master even when the application reads from replicas.</li>
- * <li>Renewal runs one script per batch; on a Cluster one per hash slot within the
- * batch.</li>
+ * <li>Renewal runs one script per batch; on a Cluster one per hash slot within the batch,
+ * all sent at once.</li>
  * <li>Releases are published on the lock's channel: with {@code SPUBLISH} to the
  * channel's shard on a Redis 7+ Cluster through Lettuce, else with {@code PUBLISH}, heard
  * through one pattern subscription per store.</li>
  * </ul>
- * The lock key, fence key and channel of one lock share a Cluster hash slot (see
- * {@link LockKeys}).
+ * Every key of one lock shares a Cluster hash slot (see {@link LockKeys}). Grants that
+ * must be acknowledged by replicas come from the decorator
+ * {@link ReplicaAcknowledgingLockStore}.
  *
  * @author distlock
  * @since 0.2.0
@@ -108,25 +109,23 @@ public final class RedisLockStore implements LockStore {
 
 	};
 
-	private final StringRedisTemplate redis;
-
 	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
 
 	private final String name = "distlock-" + UUID.randomUUID().toString().substring(0, 8);
 
+	private final ThreadPoolExecutor connector;
+
+	private final ScriptExecutor executor;
+
 	private final RedisLockCommands commands;
 
-	private final ReplicaAcknowledgement acknowledgement;
-
-	private final @Nullable AcknowledgedAcquire acknowledgedAcquire;
-
-	private volatile @Nullable Boolean cluster;
+	private final RedisLockInspection inspection;
 
 	private volatile @Nullable ReleaseNotifications notifications;
 
-	private final RedisLockInspection inspection;
+	private volatile @Nullable CompletableFuture<ReleaseNotifications> deciding;
 
 	/**
 	 * Create a store with the {@link #DEFAULT_KEY_PREFIX default key prefix}.
@@ -143,37 +142,35 @@ public final class RedisLockStore implements LockStore {
 	 * {@code "lock:"}; must not contain hash-tag braces
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix) {
-		this(redis, keyPrefix, ReplicaAcknowledgement.none());
+		this(redis, keyPrefix, PooledScriptExecutor.DEFAULT_THREADS, PooledScriptExecutor.DEFAULT_QUEUE_CAPACITY);
 	}
 
 	/**
-	 * Create a store that reports a grant only once {@code acknowledgement} replicas
-	 * acknowledged it (see {@link ReplicaAcknowledgement}). Waiting for replicas needs a
-	 * {@link LettuceConnectionFactory} (standalone, Sentinel or Cluster): the store opens
-	 * a few connections of its own with the factory's client, so that {@code WAIT} never
-	 * blocks the application's shared connection.
+	 * Create a store whose executor for blocking clients has the given size.
 	 * @param redis the template to run commands with
-	 * @param keyPrefix prefix of every Redis key and channel the store uses, for example
-	 * {@code "lock:"}; must not contain hash-tag braces
-	 * @param acknowledgement how many replicas must acknowledge a grant, and how long to
-	 * wait for them
-	 * @throws IllegalStateException if replicas are to be waited for and the template's
-	 * connection factory is not a {@link LettuceConnectionFactory}
+	 * @param keyPrefix prefix of every Redis key and channel
+	 * @param threads threads of the executor for blocking clients
+	 * @param queueCapacity commands that may wait for one of those threads
 	 */
-	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, ReplicaAcknowledgement acknowledgement) {
+	RedisLockStore(StringRedisTemplate redis, String keyPrefix, int threads, int queueCapacity) {
 		Assert.notNull(redis, "'redis' must not be null");
 		Assert.notNull(keyPrefix, "'keyPrefix' must not be null");
 		Assert.isTrue(keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0,
 				() -> "'keyPrefix' must not contain '{' or '}' (they are used as hash tags), but was '" + keyPrefix
 						+ "'");
-		this.redis = redis;
 		this.connectionFactory = redis.getRequiredConnectionFactory();
 		this.keyPrefix = keyPrefix;
-		this.commands = new RedisLockCommands(redis, new FirstConnection(redis));
-		this.inspection = new RedisLockInspection(redis);
-		Assert.notNull(acknowledgement, "'acknowledgement' must not be null");
-		this.acknowledgement = acknowledgement;
-		this.acknowledgedAcquire = acknowledgement.isEnabled() ? acknowledgedAcquire(acknowledgement) : null;
+		this.connector = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(64), (task) -> {
+			Thread thread = new Thread(task, this.name + "-connect");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.connector.allowCoreThreadTimeOut(true);
+		this.executor = isLettuce()
+				? new LettuceScriptExecutor((LettuceConnectionFactory) this.connectionFactory, this.connector)
+				: new PooledScriptExecutor(redis, commandTimeout(this.connectionFactory), threads, queueCapacity);
+		this.commands = new RedisLockCommands(this.executor);
+		this.inspection = new RedisLockInspection(this.commands);
 	}
 
 	/**
@@ -185,31 +182,31 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	/**
-	 * Return how many replicas must acknowledge a grant before it counts.
-	 * @return the replica acknowledgement
+	 * Return the connection factory of the template the store runs its commands with.
+	 * @return the connection factory
 	 */
-	public ReplicaAcknowledgement replicaAcknowledgement() {
-		return this.acknowledgement;
+	public RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
+	/**
+	 * Return how long one command may take: the Lettuce factory's command timeout, the
+	 * Jedis factory's read timeout, else one minute.
+	 * @return the command timeout
+	 */
+	public Duration commandTimeout() {
+		return this.executor.commandTimeout();
 	}
 
 	@Override
 	public Set<Capability> capabilities() {
-		return (this.acknowledgedAcquire != null)
-				? EnumSet.of(Capability.ACQUIRE_ALL, Capability.INSPECT, Capability.FORCE_RELEASE)
-				: EnumSet.allOf(Capability.class);
+		return EnumSet.allOf(Capability.class);
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-		return Stages.now(() -> {
-			AcknowledgedAcquire acknowledged = this.acknowledgedAcquire;
-			Attempt attempt = (acknowledged != null)
-					? acknowledged.tryAcquire(keys(key), token, lease,
-							(keys, owner) -> this.commands.release(keys, owner, notifications().publishCommand()))
-					: this.commands.tryAcquire(keys(key), token, lease);
-			chooseNotificationsQuietly();
-			return attempt;
-		});
+		LockKeys keys = keys(key);
+		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease));
 	}
 
 	/**
@@ -218,151 +215,86 @@ public final class RedisLockStore implements LockStore {
 	 * Readers are stored as a hash under the lock key (reader token to the end of its
 	 * lease in server milliseconds), so that the write lock's {@code SET NX} fails while
 	 * they hold it.
-	 * @throws UnsupportedOperationException if grants must be acknowledged by replicas:
-	 * read grants are not
 	 */
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-		return Stages.now(() -> {
-			if (this.acknowledgedAcquire != null) {
-				throw new UnsupportedOperationException("Read locks are not acknowledged by replicas; lock '" + key
-						+ "' cannot be read-locked while distlock.replication.min-replicas is set");
-			}
-			Attempt attempt = this.commands.tryAcquireRead(keys(key), token, lease);
-			chooseNotificationsQuietly();
-			return attempt;
-		});
+		LockKeys keys = keys(key);
+		return decidingNotifications(keys, this.commands.tryAcquireRead(keys, token, lease));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
 			Duration waiterTtl) {
-		if (this.acknowledgedAcquire != null) {
-			// The acknowledged acquire does not register waiters: they hear every
-			// release.
-			return tryAcquire(key, token, lease);
-		}
-		return Stages.now(() -> {
-			Attempt attempt = this.commands.tryAcquire(keys(key), token, lease, waiter, waiterTtl);
-			chooseNotificationsQuietly();
-			return attempt;
-		});
+		LockKeys keys = keys(key);
+		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease, waiter, waiterTtl));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
-		return Stages.now(() -> {
-			if (this.acknowledgedAcquire != null) {
-				throw new UnsupportedOperationException("Fair lock '" + key
-						+ "' cannot wait for replicas to acknowledge its grants: a release grants a fair lock "
-						+ "to the next waiter directly; use a non-fair lock or turn replica acknowledgement off");
-			}
-			return this.commands.tryAcquireFair(keys(key), token, lease, grantTimeout,
-					notifications().publishCommand());
-		});
+		LockKeys keys = keys(key);
+		return publishing(keys, (publish) -> this.commands.tryAcquireFair(keys, token, lease, grantTimeout, publish));
 	}
 
 	@Override
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return Stages.now(() -> {
-			if (this.acknowledgedAcquire != null) {
-				// The next holder's grant would have to wait for replicas: release
-				// instead.
-				return null;
-			}
-			return this.commands.handOver(keys(key), token, nextToken, lease);
-		});
+		return this.commands.handOver(keys(key), token, nextToken, lease);
 	}
 
 	@Override
 	public CompletionStage<Void> leave(String key, String waiter) {
-		return Stages.now(() -> {
-			this.commands.leave(keys(key), waiter, notifications().publishCommand());
-			return null;
-		});
+		LockKeys keys = keys(key);
+		return publishing(keys, (publish) -> this.commands.leave(keys, waiter, publish)).thenApply((left) -> null);
 	}
 
 	@Override
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return Stages.now(() -> {
-			if (this.acknowledgedAcquire != null) {
-				// Each grant must wait for its replicas: the client takes the keys one by
-				// one.
-				return null;
-			}
-			List<LockKeys> lockKeys = keys.stream().map(this::keys).toList();
-			if (isCluster() && lockKeys.stream()
-				.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
-				.distinct()
-				.count() > 1) {
-				return null;
-			}
-			List<Attempt> attempts = this.commands.tryAcquireAll(lockKeys, token, lease);
-			chooseNotificationsQuietly();
-			return attempts;
-		});
+		List<LockKeys> lockKeys;
+		try {
+			lockKeys = keys.stream().map(this::keys).toList();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		if (isCluster() && lockKeys.stream()
+			.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
+			.distinct()
+			.count() > 1) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return decidingNotifications(lockKeys.get(0), this.commands.tryAcquireAll(lockKeys, token, lease));
 	}
 
 	@Override
 	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return Stages.now(() -> this.commands.expireAfter(keys(key), token, remaining));
+		return this.commands.expireAfter(keys(key), token, remaining);
 	}
 
 	@Override
 	public CompletionStage<Boolean> release(String key, String token) {
-		return Stages.now(() -> this.commands.release(keys(key), token, notifications().publishCommand()));
+		LockKeys keys = keys(key);
+		return publishing(keys, (publish) -> this.commands.release(keys, token, publish));
 	}
 
 	@Override
 	public CompletionStage<Boolean> isOwner(String key, String token) {
-		return Stages.now(() -> this.commands.isOwner(keys(key), token));
+		return this.commands.isOwner(keys(key), token);
 	}
 
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return Stages.now(() -> {
-			List<RenewalOutcome> outcomes = new ArrayList<>(
-					Collections.nCopies(renewals.size(), RenewalOutcome.FAILED));
-			Map<Integer, List<Integer>> groups;
-			try {
-				groups = slotGroups(renewals);
-			}
-			catch (RuntimeException ex) {
-				throw new LockBackendException(renewals.get(0).key(), "renew", ex);
-			}
-			RuntimeException failure = null;
-			int failedGroups = 0;
-			for (List<Integer> group : groups.values()) {
-				try {
-					List<Boolean> renewed = this.commands.renew(
-							group.stream().map((i) -> keys(renewals.get(i).key()).lockKey()).toList(),
-							group.stream().map((i) -> renewals.get(i).token()).toList(), lease.toMillis());
-					for (int j = 0; j < group.size(); j++) {
-						outcomes.set(group.get(j), renewed.get(j) ? RenewalOutcome.RENEWED : RenewalOutcome.LOST);
-					}
-				}
-				catch (RuntimeException ex) {
-					logger.debug("Could not renew " + group.size() + " lock lease(s)", ex);
-					failure = ex;
-					failedGroups++;
-				}
-			}
-			if (failure != null && failedGroups == groups.size()) {
-				throw new LockBackendException(renewals.get(0).key(), "renew", failure);
-			}
-			return outcomes;
-		});
+		return new SlotRenewal(this.commands, renewals, lease, isCluster(), this::keys).run();
 	}
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
-		return Stages.now(() -> this.inspection.inspect(keys(key)));
+		return this.inspection.inspect(keys(key));
 	}
 
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return Stages.now(() -> this.inspection.forceRelease(keys(key), notifications().publishCommand()));
+		LockKeys keys = keys(key);
+		return publishing(keys, (publish) -> this.inspection.forceRelease(keys, publish));
 	}
 
 	@Override
@@ -372,17 +304,19 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public Subscription onRelease(String key, String waiter, Runnable listener) {
-		// With replica acknowledgement, waiting clients are not registered (see
-		// tryAcquire): they hear every release.
-		return subscribe(key, (this.acknowledgedAcquire != null) ? null : waiter, listener);
+		return subscribe(key, waiter, listener);
 	}
 
 	private Subscription subscribe(String key, @Nullable String waiter, Runnable listener) {
+		LockKeys keys = keys(key);
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen == null) {
-			chosen = choose(false);
+			// Undecided until the server told its version: the waiter re-checks on its
+			// timer meanwhile.
+			decideNotifications(keys);
+			chosen = (this.notifications != null) ? this.notifications : UNDECIDED;
 		}
-		return chosen.subscribe(keys(key).channel(), waiter, listener);
+		return chosen.subscribe(keys.channel(), waiter, listener);
 	}
 
 	@Override
@@ -391,89 +325,83 @@ public final class RedisLockStore implements LockStore {
 		if (chosen != null) {
 			chosen.close();
 		}
-		if (this.acknowledgedAcquire != null) {
-			this.acknowledgedAcquire.close();
-		}
-	}
-
-	private AcknowledgedAcquire acknowledgedAcquire(ReplicaAcknowledgement acknowledgement) {
-		Assert.state(lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory, () -> "Waiting for "
-				+ acknowledgement.minReplicas()
-				+ " replica(s) to acknowledge lock grants needs a LettuceConnectionFactory, but the template uses "
-				+ this.connectionFactory.getClass().getName());
-		return new AcknowledgedAcquire((LettuceConnectionFactory) this.connectionFactory, acknowledgement);
+		this.executor.close();
+		this.connector.shutdown();
 	}
 
 	LockKeys keys(String key) {
 		return LockKeys.of(this.keyPrefix, key);
 	}
 
-	private Map<Integer, List<Integer>> slotGroups(List<Renewal> renewals) {
-		boolean slotted = isCluster();
-		Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
-		for (int i = 0; i < renewals.size(); i++) {
-			int slot = slotted ? ClusterSlotHashUtil.calculateSlot(keys(renewals.get(i).key()).lockKey()) : 0;
-			groups.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
-		}
-		return groups;
-	}
-
-	private ReleaseNotifications notifications() {
+	/**
+	 * Run a script that publishes, once the store knows how to publish.
+	 */
+	private <T> CompletableFuture<T> publishing(LockKeys keys, Function<String, CompletableFuture<T>> script) {
 		ReleaseNotifications chosen = this.notifications;
-		return (chosen != null) ? chosen : choose(true);
+		if (chosen != null) {
+			return script.apply(chosen.publishCommand());
+		}
+		return decideNotifications(keys).thenCompose((decided) -> script.apply(decided.publishCommand()));
 	}
 
-	private void chooseNotificationsQuietly() {
+	/**
+	 * After an acquire script, decide how releases are published (in the background), so
+	 * that the waiter's subscription, made next, is a real one.
+	 */
+	private <T> CompletableFuture<T> decidingNotifications(LockKeys keys, CompletableFuture<T> acquired) {
 		if (this.notifications == null) {
-			try {
-				choose(true);
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Could not tell whether Redis supports sharded pub/sub yet", ex);
-			}
+			acquired.thenRun(() -> decideNotifications(keys));
 		}
+		return acquired;
 	}
 
 	/**
 	 * Pick sharded pub/sub on a Redis 7+ Cluster reached through Lettuce, else classic
-	 * pub/sub. Telling the server version takes a round trip, done once and only when
-	 * {@code mayAskRedis}; until then, subscriptions on such a Cluster are not made.
+	 * pub/sub. Telling the server version takes a round trip, made once (again after a
+	 * failure).
 	 */
-	private synchronized ReleaseNotifications choose(boolean mayAskRedis) {
+	private CompletableFuture<ReleaseNotifications> decideNotifications(LockKeys keys) {
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen != null) {
-			return chosen;
+			return CompletableFuture.completedFuture(chosen);
 		}
-		Object nativeClient = (lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory lettuce
-				&& lettuce.isClusterAware()) ? lettuce.getNativeClient() : null;
-		if (nativeClient instanceof io.lettuce.core.cluster.RedisClusterClient clusterClient) {
-			if (!mayAskRedis) {
+		synchronized (this) {
+			CompletableFuture<ReleaseNotifications> decision = this.deciding;
+			if (decision != null && !decision.isCompletedExceptionally()) {
+				return decision;
+			}
+			Object nativeClient = (isLettuce() && ((LettuceConnectionFactory) this.connectionFactory).isClusterAware())
+					? ((LettuceConnectionFactory) this.connectionFactory).getNativeClient() : null;
+			if (nativeClient instanceof io.lettuce.core.cluster.RedisClusterClient clusterClient) {
+				decision = this.commands.serverMajorVersion(keys)
+					.thenApply((major) -> chosen((major >= 7)
+							? new ShardedReleaseNotifications(clusterClient, SHARD_CHANNEL_LINGER, this.name)
+							: patternNotifications()));
+			}
+			else {
+				decision = CompletableFuture.completedFuture(chosen(patternNotifications()));
+			}
+			decision.exceptionally((ex) -> {
+				logger.debug("Could not tell whether Redis supports sharded pub/sub yet", ex);
 				return UNDECIDED;
-			}
-			if (serverMajorVersion() >= 7) {
-				chosen = new ShardedReleaseNotifications(clusterClient, SHARD_CHANNEL_LINGER, this.name);
-			}
+			});
+			this.deciding = decision;
+			return decision;
 		}
-		if (chosen == null) {
-			chosen = new PatternReleaseNotifications(this.connectionFactory, channelPattern(), this.name);
-		}
-		this.notifications = chosen;
-		return chosen;
 	}
 
-	private int serverMajorVersion() {
-		Properties info = this.redis
-			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
-		int major = Integer.MAX_VALUE;
-		if (info != null) {
-			for (String name : info.stringPropertyNames()) {
-				if (name.endsWith("redis_version")) {
-					String version = info.getProperty(name);
-					major = Math.min(major, Integer.parseInt(version.substring(0, version.indexOf('.'))));
-				}
-			}
+	private synchronized ReleaseNotifications chosen(ReleaseNotifications candidate) {
+		ReleaseNotifications chosen = this.notifications;
+		if (chosen != null) {
+			candidate.close();
+			return chosen;
 		}
-		return (major == Integer.MAX_VALUE) ? 0 : major;
+		this.notifications = candidate;
+		return candidate;
+	}
+
+	private ReleaseNotifications patternNotifications() {
+		return new PatternReleaseNotifications(this.connectionFactory, channelPattern(), this.name);
 	}
 
 	private String channelPattern() {
@@ -487,25 +415,25 @@ public final class RedisLockStore implements LockStore {
 		return pattern.append("{*}:released").toString();
 	}
 
-	private boolean isCluster() {
-		Boolean known = this.cluster;
-		if (known == null) {
-			known = detectCluster();
-			this.cluster = known;
-		}
-		return known;
+	private boolean isLettuce() {
+		return lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory;
 	}
 
-	private boolean detectCluster() {
-		if (lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory lettuce) {
-			return lettuce.isClusterAware();
+	private boolean isCluster() {
+		if (isLettuce()) {
+			return ((LettuceConnectionFactory) this.connectionFactory).isClusterAware();
 		}
 		if (jedisPresent && this.connectionFactory instanceof JedisConnectionFactory jedis) {
 			return jedis.isRedisClusterAware();
 		}
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			return connection instanceof RedisClusterConnection;
+		return false;
+	}
+
+	private static Duration commandTimeout(RedisConnectionFactory connectionFactory) {
+		if (jedisPresent && connectionFactory instanceof JedisConnectionFactory jedis) {
+			return jedis.getClientConfiguration().getReadTimeout();
 		}
+		return Duration.ofMinutes(1);
 	}
 
 }

@@ -20,6 +20,7 @@ import java.time.Duration;
 
 import dev.distlock.redis.RedisLockStore;
 import dev.distlock.redis.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -72,7 +73,7 @@ class RedisSentinelAcknowledgedLockClientContractTests extends RedisLockClientCo
 
 	@Override
 	protected LockStore newStore() {
-		return new RedisLockStore(redis, RedisLockStore.DEFAULT_KEY_PREFIX,
+		return new ReplicaAcknowledgingLockStore(new RedisLockStore(redis),
 				new ReplicaAcknowledgement(1, Duration.ofSeconds(1)));
 	}
 

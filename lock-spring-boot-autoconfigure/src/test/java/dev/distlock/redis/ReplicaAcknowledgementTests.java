@@ -223,8 +223,8 @@ class ReplicaAcknowledgementTests {
 
 	private static DefaultLockClient client(LettuceConnectionFactory connectionFactory,
 			ReplicaAcknowledgement acknowledgement) {
-		return new DefaultLockClient(new RedisLockStore(TestRedis.template(connectionFactory),
-				RedisLockStore.DEFAULT_KEY_PREFIX, acknowledgement));
+		return new DefaultLockClient(new ReplicaAcknowledgingLockStore(
+				new RedisLockStore(TestRedis.template(connectionFactory)), acknowledgement));
 	}
 
 	/**

@@ -32,6 +32,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.ReadWriteTiming;
 import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -55,17 +56,7 @@ public final class InMemoryLockStore implements LockStore {
 		return EnumSet.allOf(Capability.class);
 	}
 
-	/**
-	 * How soon a writer refused by readers for the first time is told to try again, as
-	 * the Redis store does.
-	 */
-	private static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
-
-	/**
-	 * How long a writer-waiting mark lives unless set anew, as in the Redis store: longer
-	 * than the client's longest re-check interval.
-	 */
-	private static final long WRITER_WAITING_NANOS = Duration.ofSeconds(2).toNanos();
+	private static final long WRITER_WAITING_NANOS = ReadWriteTiming.WRITER_WAITING.toNanos();
 
 	private final Map<String, Grant> locks = new HashMap<>();
 
@@ -423,8 +414,8 @@ public final class InMemoryLockStore implements LockStore {
 		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
 		Duration firstEnd = Duration.ofNanos(Math.max(0, firstEnds - now));
 		boolean pending = waiting == null;
-		return Attempt
-			.busy((pending && firstEnd.compareTo(PENDING_WRITER_RECHECK) > 0) ? PENDING_WRITER_RECHECK : firstEnd);
+		return Attempt.busy((pending && firstEnd.compareTo(ReadWriteTiming.PENDING_WRITER_RECHECK) > 0)
+				? ReadWriteTiming.PENDING_WRITER_RECHECK : firstEnd);
 	}
 
 	/**
