@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.distlock.core.Stages;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.apache.commons.logging.Log;
@@ -83,48 +85,82 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 	}
 
 	@Override
-	public CompletableFuture<@Nullable Object> run(LuaScript script, List<String> keys, List<String> args) {
+	public CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args) {
+		return run(script, keys, args, true);
+	}
+
+	private CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry) {
 		CompletableFuture<NativeConnection> current = connection();
 		CompletableFuture<NativeConnection> ready = current.isDone() ? current
 				: StageTimeouts.within(current.thenApply((c) -> c), commandTimeout(), "with a connection");
-		return ready.thenCompose((connection) -> StageTimeouts
-			.within(evaluate(connection, script, keys, args), commandTimeout(), "script " + script.name())
-			.whenComplete((reply, failure) -> {
-				if (failure != null && isConnectionFailure(failure)) {
-					discard(current);
+		return ready
+			.thenCompose((connection) -> StageTimeouts.within(evaluate(connection, script, keys, args),
+					commandTimeout(), "script " + script.name()))
+			.handle((reply, failure) -> {
+				if (failure == null) {
+					return CompletableFuture.completedFuture(reply);
 				}
-			}));
+				if (isConnectionFailure(failure)) {
+					discard(current);
+					if (mayRetry && isClosed(failure)) {
+						// Refused before it was sent (the factory was stopped or
+						// restarted): safe to send once more on a new connection
+						return run(script, keys, args, false);
+					}
+				}
+				Throwable cause = Stages.unwrap(failure);
+				return CompletableFuture
+					.<Object>failedFuture((cause instanceof NotSentException notSent && notSent.getCause() != null)
+							? notSent.getCause() : cause);
+			})
+			.thenCompose((stage) -> stage);
 	}
 
-	private CompletableFuture<@Nullable Object> evaluate(NativeConnection connection, LuaScript script,
-			List<String> keys, List<String> args) {
+	private CompletableFuture<Object> evaluate(NativeConnection connection, LuaScript script, List<String> keys,
+			List<String> args) {
 		byte[][] keyBytes = bytes(keys);
 		byte[][] argBytes = bytes(args);
 		ScriptOutputType type = outputType(script);
-		CompletableFuture<@Nullable Object> reply = new CompletableFuture<>();
-		connection.commands()
-			.<Object>evalsha(script.sha1(), type, keyBytes, argBytes)
-			.whenComplete((result, failure) -> {
-				if (failure == null) {
-					reply.complete(decode(result));
-				}
-				else if (isNoScript(failure)) {
-					connection.commands()
-						.<Object>eval(script.source().getBytes(StandardCharsets.UTF_8), type, keyBytes, argBytes)
-						.whenComplete((evaluated, evalFailure) -> {
-							if (evalFailure == null) {
-								reply.complete(decode(evaluated));
-							}
-							else {
-								reply.completeExceptionally(evalFailure);
-							}
-						});
-				}
-				else {
-					reply.completeExceptionally(failure);
-				}
-			});
+		CompletableFuture<Object> reply = new CompletableFuture<>();
+		RedisFuture<Object> sent;
+		try {
+			sent = connection.commands().evalsha(script.sha1(), type, keyBytes, argBytes);
+		}
+		catch (RuntimeException ex) {
+			// Refused on the calling thread: the connection's resources are gone
+			return CompletableFuture.failedFuture(new NotSentException(ex));
+		}
+		sent.whenComplete((result, failure) -> {
+			if (failure == null) {
+				reply.complete(decode(result));
+			}
+			else if (isNoScript(failure)) {
+				evaluateSource(connection, script, type, keyBytes, argBytes, reply);
+			}
+			else {
+				reply.completeExceptionally(failure);
+			}
+		});
 		return reply;
+	}
+
+	private static void evaluateSource(NativeConnection connection, LuaScript script, ScriptOutputType type,
+			byte[][] keys, byte[][] args, CompletableFuture<Object> reply) {
+		try {
+			connection.commands()
+				.<Object>eval(script.source().getBytes(StandardCharsets.UTF_8), type, keys, args)
+				.whenComplete((evaluated, failure) -> {
+					if (failure == null) {
+						reply.complete(decode(evaluated));
+					}
+					else {
+						reply.completeExceptionally(failure);
+					}
+				});
+		}
+		catch (RuntimeException ex) {
+			reply.completeExceptionally(ex);
+		}
 	}
 
 	private CompletableFuture<NativeConnection> connection() {
@@ -196,6 +232,12 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 				|| cause instanceof TimeoutException);
 	}
 
+	private static boolean isClosed(Throwable failure) {
+		Throwable cause = Stages.unwrap(failure);
+		return cause instanceof NotSentException
+				|| (cause instanceof RedisException && "Connection is closed".equals(cause.getMessage()));
+	}
+
 	private static boolean isNoScript(Throwable failure) {
 		Throwable cause = Stages.unwrap(failure);
 		return cause instanceof RedisCommandExecutionException && cause.getMessage() != null
@@ -218,12 +260,15 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		return bytes;
 	}
 
-	private static @Nullable Object decode(@Nullable Object reply) {
+	private static Object decode(@Nullable Object reply) {
+		if (reply == null) {
+			return NO_REPLY;
+		}
 		if (reply instanceof byte[] bytes) {
 			return new String(bytes, StandardCharsets.UTF_8);
 		}
 		if (reply instanceof List<?> list) {
-			List<@Nullable Object> decoded = new ArrayList<>(list.size());
+			List<Object> decoded = new ArrayList<>(list.size());
 			list.forEach((element) -> decoded.add(decode(element)));
 			return decoded;
 		}
@@ -237,6 +282,17 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		if (current != null) {
 			current.thenAccept((connection) -> closeQuietly(connection.connection()));
 		}
+	}
+
+	/**
+	 * A command the client refused before sending it.
+	 */
+	private static final class NotSentException extends RuntimeException {
+
+		NotSentException(RuntimeException cause) {
+			super(cause.getMessage(), cause);
+		}
+
 	}
 
 	private record NativeConnection(RedisConnection connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {

@@ -25,8 +25,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -81,8 +79,8 @@ final class PooledScriptExecutor implements ScriptExecutor {
 	}
 
 	@Override
-	public CompletableFuture<@Nullable Object> run(LuaScript script, List<String> keys, List<String> args) {
-		CompletableFuture<@Nullable Object> reply = new CompletableFuture<>();
+	public CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args) {
+		CompletableFuture<Object> reply = new CompletableFuture<>();
 		Object[] argv = args.toArray();
 		try {
 			this.executor.execute(() -> {
@@ -90,7 +88,8 @@ final class PooledScriptExecutor implements ScriptExecutor {
 					return;
 				}
 				try {
-					reply.complete(this.redis.execute(script.redisScript(), keys, argv));
+					Object answer = this.redis.execute(script.redisScript(), keys, argv);
+					reply.complete((answer != null) ? answer : NO_REPLY);
 				}
 				catch (Throwable ex) {
 					reply.completeExceptionally(ex);

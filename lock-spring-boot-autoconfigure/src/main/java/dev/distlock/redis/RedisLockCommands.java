@@ -81,13 +81,14 @@ final class RedisLockCommands {
 	 * if fair waiters are queued
 	 */
 	CompletableFuture<@Nullable Attempt> handOver(LockKeys keys, String token, String nextToken, Duration lease) {
-		return run(keys, "release", LockScripts.COHORT_HAND_OVER, List.of(token, nextToken, millis(lease)), (reply) -> {
-			List<Long> answer = longs(reply);
-			if (answer.get(0) == 2L) {
-				return null;
-			}
-			return (answer.get(0) == 1L) ? Attempt.granted(answer.get(1)) : Attempt.busy(null);
-		});
+		return this.<@Nullable Attempt>run(keys, "release", LockScripts.COHORT_HAND_OVER,
+				List.of(token, nextToken, millis(lease)), (reply) -> {
+					List<Long> answer = longs(reply);
+					if (answer.get(0) == 2L) {
+						return null;
+					}
+					return (answer.get(0) == 1L) ? Attempt.granted(answer.get(1)) : Attempt.busy(null);
+				});
 	}
 
 	CompletableFuture<Boolean> leave(LockKeys keys, String waiter, String publishCommand) {
@@ -164,14 +165,14 @@ final class RedisLockCommands {
 	 * @param reply reads the reply
 	 * @return the stage of the result
 	 */
-	<T> CompletableFuture<T> run(LockKeys keys, String operation, LuaScript script, List<String> args,
-			Function<Object, T> reply) {
+	<T extends @Nullable Object> CompletableFuture<T> run(LockKeys keys, String operation, LuaScript script,
+			List<String> args, Function<Object, T> reply) {
 		return run(keys, operation, script, keys.all(), args, reply);
 	}
 
-	private <T> CompletableFuture<T> run(LockKeys keys, String operation, LuaScript script, List<String> redisKeys,
-			List<String> args, Function<Object, T> reply) {
-		CompletableFuture<@Nullable Object> outcome;
+	private <T extends @Nullable Object> CompletableFuture<T> run(LockKeys keys, String operation, LuaScript script,
+			List<String> redisKeys, List<String> args, Function<Object, T> reply) {
+		CompletableFuture<Object> outcome;
 		try {
 			outcome = this.executor.run(script, redisKeys, args);
 		}
@@ -184,7 +185,7 @@ final class RedisLockCommands {
 				throw new CompletionException((cause instanceof LockBackendException backend) ? backend
 						: new LockBackendException(keys.name(), operation, cause));
 			}
-			if (answer == null) {
+			if (answer == ScriptExecutor.NO_REPLY) {
 				throw new CompletionException(new LockBackendException(keys.name(), operation,
 						new IllegalStateException("Redis returned no reply to script " + script.name()
 								+ "; is the template pipelining or in a transaction?")));

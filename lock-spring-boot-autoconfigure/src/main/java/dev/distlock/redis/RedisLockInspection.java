@@ -57,8 +57,8 @@ final class RedisLockInspection {
 	}
 
 	CompletableFuture<@Nullable String> forceRelease(LockKeys keys, String publishCommand) {
-		return this.commands.run(keys, "force-release", LockScripts.FORCE_RELEASE, List.of(publishCommand),
-				(reply) -> StringUtils.hasLength((String) reply) ? (String) reply : null);
+		return this.commands.<@Nullable String>run(keys, "force-release", LockScripts.FORCE_RELEASE,
+				List.of(publishCommand), (reply) -> StringUtils.hasLength((String) reply) ? (String) reply : null);
 	}
 
 }

@@ -260,9 +260,10 @@ public final class RedisLockStore implements LockStore {
 			.map((key) -> ClusterSlotHashUtil.calculateSlot(key.lockKey()))
 			.distinct()
 			.count() > 1) {
-			return CompletableFuture.completedFuture(null);
+			return CompletableFuture.<@Nullable List<Attempt>>completedFuture(null);
 		}
-		return decidingNotifications(lockKeys.get(0), this.commands.tryAcquireAll(lockKeys, token, lease));
+		return decidingNotifications(lockKeys.get(0), this.commands.tryAcquireAll(lockKeys, token, lease))
+			.<@Nullable List<Attempt>>thenApply((attempts) -> attempts);
 	}
 
 	@Override
@@ -294,7 +295,7 @@ public final class RedisLockStore implements LockStore {
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		LockKeys keys = keys(key);
-		return publishing(keys, (publish) -> this.inspection.forceRelease(keys, publish));
+		return this.<@Nullable String>publishing(keys, (publish) -> this.inspection.forceRelease(keys, publish));
 	}
 
 	@Override
@@ -336,7 +337,8 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * Run a script that publishes, once the store knows how to publish.
 	 */
-	private <T> CompletableFuture<T> publishing(LockKeys keys, Function<String, CompletableFuture<T>> script) {
+	private <T extends @Nullable Object> CompletableFuture<T> publishing(LockKeys keys,
+			Function<String, CompletableFuture<T>> script) {
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen != null) {
 			return script.apply(chosen.publishCommand());
@@ -348,7 +350,8 @@ public final class RedisLockStore implements LockStore {
 	 * After an acquire script, decide how releases are published (in the background), so
 	 * that the waiter's subscription, made next, is a real one.
 	 */
-	private <T> CompletableFuture<T> decidingNotifications(LockKeys keys, CompletableFuture<T> acquired) {
+	private <T extends @Nullable Object> CompletableFuture<T> decidingNotifications(LockKeys keys,
+			CompletableFuture<T> acquired) {
 		if (this.notifications == null) {
 			acquired.thenRun(() -> decideNotifications(keys));
 		}

@@ -20,8 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * Runs the store's scripts without blocking the caller: on Lettuce's asynchronous API
  * ({@link LettuceScriptExecutor}), or on a small bounded executor of the store's own for
@@ -34,16 +32,28 @@ import org.jspecify.annotations.Nullable;
 interface ScriptExecutor extends AutoCloseable {
 
 	/**
+	 * Stands for a nil reply, or none (a template that pipelines or is in a transaction).
+	 */
+	Object NO_REPLY = new Object() {
+
+		@Override
+		public String toString() {
+			return "no reply";
+		}
+
+	};
+
+	/**
 	 * Run a script.
 	 * @param script the script
 	 * @param keys its KEYS
 	 * @param args its ARGV
 	 * @return the reply: a {@link Long}, a {@link String}, a {@link List} of those, or
-	 * {@code null}; failed with what the client threw, or a
+	 * {@link #NO_REPLY}; failed with what the client threw, or a
 	 * {@link java.util.concurrent.TimeoutException} past the command timeout, or a
 	 * {@link java.util.concurrent.RejectedExecutionException} when the executor is full
 	 */
-	CompletableFuture<@Nullable Object> run(LuaScript script, List<String> keys, List<String> args);
+	CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args);
 
 	/**
 	 * Return how long one command may take.
