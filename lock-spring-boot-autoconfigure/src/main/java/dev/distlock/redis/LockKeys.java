@@ -38,11 +38,11 @@ import org.springframework.util.StringUtils;
  * <li>{@link #aliveKey() alive}: a sorted set of fair waiter tokens, scored by when they
  * count as gone.</li>
  * </ol>
- * A script on several locks receives the keys of each lock in this order, one lock after
- * the other ({@link #COUNT} keys per lock). The application's key is wrapped in a hash
- * tag, so every name of one lock maps to one Redis Cluster hash slot. Braces and
- * backslashes in the application's key are escaped ({@code \(}, {@code \)}, {@code \\})
- * so they can never end or empty the hash tag, and two different keys never share names.
+ * A script on several locks receives, one lock after the other, the first keys of this
+ * order that it needs. The application's key is wrapped in a hash tag, so every name of
+ * one lock maps to one Redis Cluster hash slot. Braces and backslashes in the
+ * application's key are escaped ({@code \(}, {@code \)}, {@code \\}) so they can never
+ * end or empty the hash tag, and two different keys never share names.
  *
  * @param name the lock key as the application named it
  * @param lockKey the key holding the owner token or the readers

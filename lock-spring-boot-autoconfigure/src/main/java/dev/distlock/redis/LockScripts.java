@@ -16,6 +16,7 @@
 
 package dev.distlock.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.distlock.redis.LuaScript.LuaHelper;
@@ -28,10 +29,11 @@ import dev.distlock.redis.LuaScript.Reply;
  * <b>KEYS</b>: every script receives the keys of a lock in the one order of
  * {@link LockKeys} (lock, fence, channel, writer waiting, waiters, queue, alive), named
  * by the same locals at the top of every script ({@link #KEY_LOCALS}); a script on
- * several locks receives {@link LockKeys#COUNT} keys per lock, in that order, one lock
- * after the other. <b>ARGV</b> is named by locals at the top of each script body; every
- * number the scripts use (leases, the writer-waiting mark's life and re-check time) comes
- * from Java through ARGV.
+ * several locks receives, one lock after the other, the first keys of that order it needs
+ * (the renewal only the lock key, the several-key acquire lock, fence, channel and writer
+ * waiting), so a batch carries no key it does not touch. <b>ARGV</b> is named by locals
+ * at the top of each script body; every number the scripts use (leases, the
+ * writer-waiting mark's life and re-check time) comes from Java through ARGV.
  * <p>
  * A lock key holds either a writer (a string: the owner token) or readers (a hash: reader
  * token to the server time in milliseconds when that reader's lease ends, the key's own
@@ -64,9 +66,10 @@ final class LockScripts {
 			""";
 
 	/**
-	 * First in every script on several locks: how many keys each lock passes.
+	 * Start of every script on several locks: how many keys each lock passes, the first
+	 * ones of the one order ({@link LockScripts#keysPerLock(int)}).
 	 */
-	static final String KEYS_PER_LOCK = "local keysPerLock = " + LockKeys.COUNT + "\n";
+	static final String KEYS_PER_LOCK = "local keysPerLock = ";
 
 	/**
 	 * {@code now()}: the server clock in milliseconds.
@@ -501,11 +504,11 @@ final class LockScripts {
 	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
 	 * pttl}} for the first busy lock i (1-based); else {@code SET PX} every lock key and
-	 * grant each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS:
-	 * {@link LockKeys#COUNT} per lock (one hash slot). ARGV: token, lease millis,
-	 * writer-waiting millis, re-check millis.
+	 * grant each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS: lock,
+	 * fence, channel and writer waiting of each lock (one hash slot). ARGV: token, lease
+	 * millis, writer-waiting millis, re-check millis.
 	 */
-	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, KEYS_PER_LOCK,
+	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(4),
 			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local locks = #KEYS / keysPerLock
@@ -584,10 +587,10 @@ final class LockScripts {
 	/**
 	 * Renew a batch of leases: extend each write lock that still holds its token, and
 	 * each reader whose lease has not ended (the readers' key then lives as long as its
-	 * latest reader). Returns one 1 (renewed) or 0 (lost) per lock. KEYS:
-	 * {@link LockKeys#COUNT} per lock. ARGV: lease millis, then one token per lock.
+	 * latest reader). Returns one 1 (renewed) or 0 (lost) per lock. KEYS: the lock key of
+	 * each lock. ARGV: lease millis, then one token per lock.
 	 */
-	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, KEYS_PER_LOCK,
+	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(1),
 			List.of(NOW, KIND, READERS, OWNERSHIP), """
 					local leaseMillis = ARGV[1]
 					local renewed = {}
@@ -655,6 +658,29 @@ final class LockScripts {
 			ACQUIRE_ALL, EXPIRE_AFTER, OWNER, RENEW, INSPECT, FORCE_RELEASE, SERVER_VERSION);
 
 	private LockScripts() {
+	}
+
+	/**
+	 * Return the start of a script on several locks that receives the first {@code keys}
+	 * keys of the one order per lock.
+	 * @param keys how many keys per lock
+	 * @return the Lua line naming that figure
+	 */
+	static String keysPerLock(int keys) {
+		return KEYS_PER_LOCK + keys + "\n";
+	}
+
+	/**
+	 * Return the KEYS of a script on several locks: the first {@code keysPerLock} keys of
+	 * each lock, one lock after the other.
+	 * @param locks the locks
+	 * @param keysPerLock how many keys per lock
+	 * @return the keys
+	 */
+	static List<String> keysOf(List<LockKeys> locks, int keysPerLock) {
+		List<String> keys = new ArrayList<>(locks.size() * keysPerLock);
+		locks.forEach((lock) -> keys.addAll(lock.all().subList(0, keysPerLock)));
+		return keys;
 	}
 
 }

@@ -96,9 +96,7 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * LockKeys.COUNT);
-		keys.forEach((key) -> redisKeys.addAll(key.all()));
-		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, redisKeys,
+		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, LockScripts.keysOf(keys, 4),
 				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), (reply) -> {
 					List<Long> answer = longs(reply);
 					List<Attempt> attempts = new ArrayList<>(keys.size());
@@ -136,12 +134,10 @@ final class RedisLockCommands {
 	 * @return for each lock, whether its lease was extended
 	 */
 	CompletableFuture<List<Boolean>> renew(List<LockKeys> keys, List<String> tokens, Duration lease) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * LockKeys.COUNT);
-		keys.forEach((key) -> redisKeys.addAll(key.all()));
 		List<String> args = new ArrayList<>(tokens.size() + 1);
 		args.add(millis(lease));
 		args.addAll(tokens);
-		return run(keys.get(0), "renew", LockScripts.RENEW, redisKeys, args,
+		return run(keys.get(0), "renew", LockScripts.RENEW, LockScripts.keysOf(keys, 1), args,
 				(reply) -> longs(reply).stream().map((renewed) -> renewed == 1L).toList());
 	}
 
