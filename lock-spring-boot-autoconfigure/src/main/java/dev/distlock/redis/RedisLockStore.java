@@ -86,29 +86,6 @@ public final class RedisLockStore implements LockStore {
 
 	private static final Duration SHARD_CHANNEL_LINGER = Duration.ofSeconds(1);
 
-	/**
-	 * Stands in until the server has told whether it supports sharded pub/sub: waiters
-	 * then re-check on their timer.
-	 */
-	private static final ReleaseNotifications UNDECIDED = new ReleaseNotifications() {
-
-		@Override
-		public Subscription subscribe(String channel, @Nullable String waiter, Runnable listener) {
-			return () -> {
-			};
-		}
-
-		@Override
-		public String publishCommand() {
-			return "publish";
-		}
-
-		@Override
-		public void close() {
-		}
-
-	};
-
 	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
@@ -311,13 +288,15 @@ public final class RedisLockStore implements LockStore {
 	private Subscription subscribe(String key, @Nullable String waiter, Runnable listener) {
 		LockKeys keys = keys(key);
 		ReleaseNotifications chosen = this.notifications;
-		if (chosen == null) {
-			// Undecided until the server told its version: the waiter re-checks on its
-			// timer meanwhile.
-			decideNotifications(keys);
-			chosen = (this.notifications != null) ? this.notifications : UNDECIDED;
+		if (chosen != null) {
+			return chosen.subscribe(keys.channel(), waiter, listener);
 		}
-		return chosen.subscribe(keys.channel(), waiter, listener);
+		// Undecided until the server told its version: subscribe once it did; the
+		// waiter re-checks on its timer meanwhile (and for good if Redis cannot tell).
+		DeferredSubscription deferred = new DeferredSubscription();
+		decideNotifications(keys)
+			.thenAccept((decided) -> deferred.start(() -> decided.subscribe(keys.channel(), waiter, listener)));
+		return deferred;
 	}
 
 	@Override
@@ -384,9 +363,10 @@ public final class RedisLockStore implements LockStore {
 			else {
 				decision = CompletableFuture.completedFuture(chosen(patternNotifications()));
 			}
-			decision.exceptionally((ex) -> {
-				logger.debug("Could not tell whether Redis supports sharded pub/sub yet", ex);
-				return UNDECIDED;
+			decision.whenComplete((decided, ex) -> {
+				if (ex != null) {
+					logger.debug("Could not tell whether Redis supports sharded pub/sub yet", ex);
+				}
 			});
 			this.deciding = decision;
 			return decision;
