@@ -90,7 +90,7 @@ class LockScriptsTests {
 	@Test
 	void theOwnerCheckIsWrittenOnce() {
 		assertThat(LockScripts.ALL)
-			.allSatisfy((script) -> assertThat(script.source().replace(LockScripts.OWNERSHIP.source(), ""))
+			.allSatisfy((script) -> assertThat(script.source().replace(LuaHelpers.OWNERSHIP.source(), ""))
 				.as("%s checks the owner only through ownership()", script)
 				.doesNotContain("redis.call('get', lockKey) ==")
 				.doesNotContain("redis.call('get', key) ==")
