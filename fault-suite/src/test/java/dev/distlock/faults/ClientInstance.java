@@ -20,8 +20,9 @@ import java.time.Duration;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.RedisLockStore;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
@@ -43,8 +44,10 @@ final class ClientInstance implements AutoCloseable {
 	private ClientInstance(LettuceConnectionFactory connectionFactory, LockClientSettings settings,
 			ReplicaAcknowledgement acknowledgement) {
 		this.connectionFactory = connectionFactory;
-		this.client = new DefaultLockClient(new RedisLockStore(TestRedis.template(connectionFactory),
-				RedisLockStore.DEFAULT_KEY_PREFIX, acknowledgement), settings);
+		RedisLockStore store = new RedisLockStore(TestRedis.template(connectionFactory));
+		this.client = new DefaultLockClient(
+				acknowledgement.isEnabled() ? new ReplicaAcknowledgingLockStore(store, acknowledgement) : store,
+				settings);
 	}
 
 	static ClientInstance on(RedisEndpoint endpoint, Duration commandTimeout, Duration watchdogLease) {

@@ -40,7 +40,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.distlock.core.LockHold;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgement;
 import dev.distlock.faults.Cycle.Release;
 import dev.distlock.faults.Resource.Kind;
 import dev.distlock.faults.Worker.GrantAction;

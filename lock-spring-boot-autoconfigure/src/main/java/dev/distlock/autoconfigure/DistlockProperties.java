@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgement;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -20,8 +20,9 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.RedisLockStore;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -37,10 +38,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of a {@link LockClient} on a {@link LockStore}, by default a
- * {@link RedisLockStore} on the application's {@link StringRedisTemplate}. Runs after
- * Spring Boot's Redis auto-configuration (Spring Boot 3.5 and 4.x), backs off when the
- * application defines its own {@link LockStore} or {@link LockClient}, and is off with
- * {@code distlock.enabled=false}.
+ * {@link RedisLockStore} on the application's {@link StringRedisTemplate} (wrapped in a
+ * {@link ReplicaAcknowledgingLockStore} when {@code distlock.replication.min-replicas} is
+ * set). Runs after Spring Boot's Redis auto-configuration (Spring Boot 3.5 and 4.x),
+ * backs off when the application defines its own {@link LockStore} or {@link LockClient},
+ * and is off with {@code distlock.enabled=false}.
  *
  * @author distlock
  * @since 0.1.0
@@ -67,10 +69,12 @@ public final class LockAutoConfiguration {
 	static class RedisLockStoreConfiguration {
 
 		@Bean(destroyMethod = "close")
-		RedisLockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
-			ReplicaAcknowledgement acknowledgement = properties.getReplication().toAcknowledgement();
-			return PropertyErrors
-				.named(() -> new RedisLockStore(redisTemplate, properties.getKeyPrefix(), acknowledgement));
+		LockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
+			return PropertyErrors.named(() -> {
+				RedisLockStore store = new RedisLockStore(redisTemplate, properties.getKeyPrefix());
+				ReplicaAcknowledgement acknowledgement = properties.getReplication().toAcknowledgement();
+				return acknowledgement.isEnabled() ? new ReplicaAcknowledgingLockStore(store, acknowledgement) : store;
+			});
 		}
 
 	}

@@ -61,17 +61,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InMemoryLockStore implements LockStore {
 
-	/**
-	 * How soon a writer refused by readers for the first time is told to try again, as
-	 * the Redis store does.
-	 */
-	private static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
-
-	/**
-	 * How long a writer-waiting mark lives unless set anew, as in the Redis store: longer
-	 * than the client's longest re-check interval.
-	 */
-	private static final long WRITER_WAITING_NANOS = Duration.ofSeconds(2).toNanos();
+	private static final long WRITER_WAITING_NANOS = ReadWriteTiming.WRITER_WAITING.toNanos();
 
 	private final Map<String, Grant> locks = new HashMap<>();
 
@@ -481,8 +471,8 @@ public final class InMemoryLockStore implements LockStore {
 		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
 		Duration firstEnd = Duration.ofNanos(Math.max(0, firstEnds - now));
 		boolean pending = waiting == null;
-		return Attempt
-			.busy((pending && firstEnd.compareTo(PENDING_WRITER_RECHECK) > 0) ? PENDING_WRITER_RECHECK : firstEnd);
+		return Attempt.busy((pending && firstEnd.compareTo(ReadWriteTiming.PENDING_WRITER_RECHECK) > 0)
+				? ReadWriteTiming.PENDING_WRITER_RECHECK : firstEnd);
 	}
 
 	/**

@@ -27,7 +27,7 @@ import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -33,7 +33,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

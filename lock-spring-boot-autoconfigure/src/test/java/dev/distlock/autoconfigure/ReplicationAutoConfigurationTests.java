@@ -18,8 +18,10 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 
-import dev.distlock.core.RedisLockStore;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.core.LockStore;
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -46,15 +48,16 @@ class ReplicationAutoConfigurationTests {
 	@Test
 	void waitsForNoReplicaByDefault() {
 		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(RedisConnectionFactory.class)))
-			.run((context) -> assertThat(context.getBean(RedisLockStore.class).replicaAcknowledgement())
-				.isEqualTo(ReplicaAcknowledgement.none()));
+			.run((context) -> assertThat(context).hasSingleBean(LockStore.class)
+				.getBean(LockStore.class)
+				.isInstanceOf(RedisLockStore.class));
 	}
 
 	@Test
-	void passesTheReplicaAcknowledgementToTheRedisLockStore() {
+	void wrapsTheRedisLockStoreInAReplicaAcknowledgingStore() {
 		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
 			.withPropertyValues("distlock.replication.min-replicas=2", "distlock.replication.timeout=250ms")
-			.run((context) -> assertThat(context.getBean(RedisLockStore.class).replicaAcknowledgement())
+			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
 				.isEqualTo(new ReplicaAcknowledgement(2, Duration.ofMillis(250))));
 	}
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.redis.RedisLockStore;
 import dev.distlock.LockLostException;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.Test;

@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import dev.distlock.redis.RedisLockStore;
+
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
+import dev.distlock.redis.RedisLockStore;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

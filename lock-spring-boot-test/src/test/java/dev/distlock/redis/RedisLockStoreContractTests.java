@@ -17,8 +17,11 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.LockStore;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
+
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.LockKeys;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 

@@ -19,8 +19,9 @@ package dev.distlock.redis;
 import java.time.Duration;
 
 import dev.distlock.core.LockStore;
-import dev.distlock.core.RedisLockStore;
-import dev.distlock.core.ReplicaAcknowledgement;
+import dev.distlock.redis.RedisLockStore;
+import dev.distlock.redis.ReplicaAcknowledgement;
+import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -69,7 +70,7 @@ class RedisSentinelAcknowledgedLockStoreContractTests extends RedisLockStoreCont
 
 	@Override
 	protected LockStore newStore() {
-		return new RedisLockStore(redis, RedisLockStore.DEFAULT_KEY_PREFIX,
+		return new ReplicaAcknowledgingLockStore(new RedisLockStore(redis),
 				new ReplicaAcknowledgement(1, Duration.ofSeconds(1)));
 	}
 

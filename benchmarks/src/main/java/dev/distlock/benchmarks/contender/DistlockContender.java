@@ -22,7 +22,7 @@ import dev.distlock.benchmarks.RedisEndpoint;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -18,7 +18,7 @@ package dev.distlock.test.autoconfigure;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.core.LockClient;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 import dev.distlock.test.InMemoryLocks;
 import dev.distlock.test.LockAssertions;
 import org.junit.jupiter.api.AfterEach;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +24,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHold;
 import dev.distlock.LockAcquisitionException;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author distlock
  */
-class RedisLockStoreTests extends RedisLockTestSupport {
+class RedisLockStoreTests extends RedisStoreTestSupport {
 
 	@Test
 	void reentryNeverTalksToRedis() throws Exception {
@@ -52,46 +55,6 @@ class RedisLockStoreTests extends RedisLockTestSupport {
 		lock.unlock();
 		lock.unlock();
 		assertThat(redis.hasKey(lockKey(lock.key()))).isFalse();
-	}
-
-	@Test
-	void waitersOfOneClientQueueLocallySoOnlyOneWaitsInRedis() throws Exception {
-		String key = uniqueKey("queue");
-		LockHandle holder = heldByAnotherClient(key);
-		DefaultLockClient waitingClient = newClient();
-		int threads = 8;
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		List<Future<Boolean>> waiters = new ArrayList<>();
-		for (int i = 0; i < threads; i++) {
-			waiters.add(pool.submit(() -> {
-				LockHandle lock = waitingClient.obtain(key);
-				boolean acquired = lock.tryLock(Duration.ofSeconds(30));
-				if (acquired) {
-					lock.unlock();
-				}
-				return acquired;
-			}));
-		}
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (waitingClient.waitingCount(key) < threads && System.nanoTime() - deadline < 0) {
-			Thread.sleep(5);
-		}
-		assertThat(waitingClient.waitingCount(key)).isEqualTo(threads);
-		long scriptsBefore = scriptCalls();
-		Thread.sleep(500);
-		assertThat(waitingClient.storeWaiterCount()).isEqualTo(1);
-		// The one waiter in Redis re-checks at most once a second without a release; its
-		// attempt right after subscribing and the re-check its subscription's
-		// confirmation
-		// triggers may fall in the window. Eight waiters in Redis would make eight or
-		// more.
-		assertThat(scriptCalls() - scriptsBefore).isLessThanOrEqualTo(2);
-		holder.unlock();
-		for (Future<Boolean> waiter : waiters) {
-			assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
-		}
-		pool.shutdown();
-		assertThat(waitingClient.waitingCount(key)).isZero();
 	}
 
 	@Test

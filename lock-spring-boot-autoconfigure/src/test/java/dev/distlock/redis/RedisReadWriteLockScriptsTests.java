@@ -14,11 +14,13 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.core.ReadWriteTiming;
+import dev.distlock.core.Stages;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
@@ -38,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author distlock
  */
-class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
+class RedisReadWriteLockScriptsTests extends RedisStoreTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(10);
 
@@ -100,7 +102,7 @@ class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
 		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader-1", LEASE)).acquired()).isTrue();
 		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).holderLeaseRemaining())
 			.as("a writer refused once is told to try again soon")
-			.isLessThanOrEqualTo(RedisLockCommands.PENDING_WRITER_RECHECK);
+			.isLessThanOrEqualTo(ReadWriteTiming.PENDING_WRITER_RECHECK);
 		assertThat(Stages.join(this.store.tryAcquire(key, "one-try", LEASE)).acquired()).isFalse();
 		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader-2", LEASE)).acquired())
 			.as("a writer refused once may be trying once: readers still get in")
@@ -109,7 +111,7 @@ class RedisReadWriteLockScriptsTests extends RedisLockTestSupport {
 		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isFalse();
 		Attempt refused = Stages.join(this.store.tryAcquireRead(key, "reader-2", LEASE));
 		assertThat(refused.acquired()).isFalse();
-		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(RedisLockCommands.WRITER_WAITING);
+		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(ReadWriteTiming.WRITER_WAITING);
 		assertThat(Stages.join(this.store.release(key, "reader-1"))).isTrue();
 		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isTrue();
 		assertThat(redis.hasKey(lockKey(key) + ":writer-waiting")).as("the grant cleared the writer's mark").isFalse();

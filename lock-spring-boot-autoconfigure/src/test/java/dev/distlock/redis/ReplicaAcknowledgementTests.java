@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockHold;
 import dev.distlock.LockReplicationException;
 import dev.distlock.testing.redis.RedisClusterHandle;
 import dev.distlock.testing.redis.RedisSentinelHandle;
@@ -221,8 +223,8 @@ class ReplicaAcknowledgementTests {
 
 	private static DefaultLockClient client(LettuceConnectionFactory connectionFactory,
 			ReplicaAcknowledgement acknowledgement) {
-		return new DefaultLockClient(new RedisLockStore(TestRedis.template(connectionFactory),
-				RedisLockStore.DEFAULT_KEY_PREFIX, acknowledgement));
+		return new DefaultLockClient(new ReplicaAcknowledgingLockStore(
+				new RedisLockStore(TestRedis.template(connectionFactory)), acknowledgement));
 	}
 
 	/**

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.LockHandle;
 import dev.distlock.testing.redis.RedisClusterHandle;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.TestRedis;
@@ -145,7 +148,7 @@ class RedisClusterLockTests {
 					throw new IllegalStateException(ex);
 				}
 			});
-			await().atMost(Duration.ofSeconds(10)).until(() -> waitingClient.waitingCount(key) > 0);
+			RedisStoreTestSupport.awaitWaiting(waitingClient, key);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 			while (commandCalls("ssubscribe") == 0 && System.nanoTime() - deadline < 0) {
 				Thread.sleep(10);

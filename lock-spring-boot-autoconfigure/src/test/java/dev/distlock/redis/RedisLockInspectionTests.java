@@ -13,12 +13,16 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.ForcedRelease;
+import dev.distlock.core.LockHold;
+import dev.distlock.core.LockState;
 import dev.distlock.LockLostException;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author distlock
  */
-class RedisLockInspectionTests extends RedisLockTestSupport {
+class RedisLockInspectionTests extends RedisStoreTestSupport {
 
 	@Test
 	void inspectShowsTheHolderTheTimeToLiveAndTheLastFencingToken() throws Exception {
@@ -66,7 +70,7 @@ class RedisLockInspectionTests extends RedisLockTestSupport {
 		String key = uniqueKey("stuck");
 		LockHold hold = holder.acquire("orders", key, Duration.ZERO, null);
 		CompletionStage<LockHold> waiter = operator.acquireAsync(key, Duration.ofSeconds(20), null);
-		await().atMost(Duration.ofSeconds(10)).until(() -> operator.waitingCount(key) > 0);
+		awaitWaiting(operator, key);
 		long started = System.nanoTime();
 		ForcedRelease released = operator.forceRelease(key);
 		assertThat(released.released()).isTrue();

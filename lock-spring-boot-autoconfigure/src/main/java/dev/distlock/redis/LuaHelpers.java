@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.redis;
+
+import dev.distlock.redis.LuaScript.LuaHelper;
+
+/**
+ * The Lua helper functions of {@link LockScripts}; each script ships only those it calls.
+ * They read the keys of a lock through the named locals every script on one lock starts
+ * with ({@link LockScripts#KEY_LOCALS}).
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class LuaHelpers {
+
+	/**
+	 * {@code now()}: the server clock in milliseconds.
+	 */
+	static final LuaHelper NOW = new LuaHelper("now", """
+			local function now()
+			  local t = redis.call('time')
+			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+			end
+			""");
+
+	/**
+	 * {@code kind(key)}: the type of a key ({@code string}, {@code hash}, {@code none}).
+	 */
+	static final LuaHelper KIND = new LuaHelper("kind", """
+			local function kind(key)
+			  return redis.call('type', key)['ok']
+			end
+			""");
+
+	/**
+	 * {@code readers(key, at)}: drop the readers whose lease ended, delete the hash when
+	 * none is left or else set its expiry to the latest reader's; return how many readers
+	 * are left and how long until the first of them ends.
+	 */
+	static final LuaHelper READERS = new LuaHelper("readers", """
+			local function readers(key, at)
+			  local fields = redis.call('hgetall', key)
+			  local left, soonest, latest = 0, nil, 0
+			  for i = 1, #fields, 2 do
+			    local ends = tonumber(fields[i + 1])
+			    if ends == nil or ends <= at then
+			      redis.call('hdel', key, fields[i])
+			    else
+			      left = left + 1
+			      if soonest == nil or ends < soonest then soonest = ends end
+			      if ends > latest then latest = ends end
+			    end
+			  end
+			  if left == 0 then
+			    redis.call('del', key)
+			    return 0, 0
+			  end
+			  redis.call('pexpireat', key, latest)
+			  return left, soonest - at
+			end
+			""");
+
+	/**
+	 * {@code ownership(key, token)}, the owner check: {@code 'writer'} when the key holds
+	 * {@code token} as its writer; {@code 'reader'} and the end of its lease (ended or
+	 * not) when {@code token} is one of its readers; else {@code nil}.
+	 */
+	static final LuaHelper OWNERSHIP = new LuaHelper("ownership", """
+			local function ownership(key, token)
+			  local held = kind(key)
+			  if held == 'string' then
+			    if redis.call('get', key) == token then
+			      return 'writer'
+			    end
+			  elseif held == 'hash' then
+			    local ends = tonumber(redis.call('hget', key, token))
+			    if ends ~= nil then
+			      return 'reader', ends
+			    end
+			  end
+			  return nil
+			end
+			""");
+
+	/**
+	 * {@code writer(key)}: the writer token the key holds, or {@code false} when it is
+	 * free or held by readers.
+	 */
+	static final LuaHelper WRITER = new LuaHelper("writer", """
+			local function writer(key)
+			  if kind(key) == 'string' then
+			    return redis.call('get', key)
+			  end
+			  return false
+			end
+			""");
+
+	/**
+	 * {@code refused(mark, token, markMillis, first, recheckMillis)}: a writer refused by
+	 * readers marks the key {@code pending:<token>} the first time and {@code <token>}
+	 * when refused again (so it is waiting, not trying once), unless another writer's
+	 * mark is there; only the second form keeps readers out (see {@code marked}). Answers
+	 * how long the writer should wait before trying again: when the first of the readers
+	 * ends, or at most {@code recheckMillis} after a first refusal, so that a waiting
+	 * writer sets its mark soon.
+	 */
+	static final LuaHelper REFUSED = new LuaHelper("refused", """
+			local function refused(mark, token, markMillis, first, recheckMillis)
+			  local current = redis.call('get', mark)
+			  if current == token or current == 'pending:' .. token then
+			    redis.call('set', mark, token, 'PX', markMillis)
+			  elseif not current then
+			    redis.call('set', mark, 'pending:' .. token, 'PX', markMillis)
+			    return math.min(first, tonumber(recheckMillis))
+			  end
+			  return first
+			end
+			""");
+
+	/**
+	 * {@code clearMark(mark, token)}: a writer's grant deletes its writer-waiting mark.
+	 */
+	static final LuaHelper CLEAR_MARK = new LuaHelper("clearMark", """
+			local function clearMark(mark, token)
+			  local current = redis.call('get', mark)
+			  if current == token or current == 'pending:' .. token then
+			    redis.call('del', mark)
+			  end
+			end
+			""");
+
+	/**
+	 * {@code marked(mark)}: whether a writer waits (a token, not a pending mark).
+	 */
+	static final LuaHelper MARKED = new LuaHelper("marked", """
+			local function marked(mark)
+			  local current = redis.call('get', mark)
+			  return current and string.sub(current, 1, 8) ~= 'pending:'
+			end
+			""");
+
+	/**
+	 * {@code fence(key, leaseMillis)}: grant a fencing token that is the larger of the
+	 * server clock in microseconds and the last grant plus one, so tokens keep increasing
+	 * even after the fence key expired. The fence key is written and read in one
+	 * {@code SET ... GET} (Redis 6.2+), and written again only in the rare case of two
+	 * grants within one microsecond.
+	 */
+	static final LuaHelper FENCE = new LuaHelper("fence", """
+			local function fence(key, leaseMillis)
+			  local t = redis.call('time')
+			  local issued = tonumber(t[1]) * 1000000 + tonumber(t[2])
+			  local last = tonumber(redis.call('set', key, string.format('%d', issued), 'PX', leaseMillis, 'GET'))
+			  if last ~= nil and last >= issued then
+			    issued = last + 1
+			    redis.call('set', key, string.format('%d', issued), 'PX', leaseMillis)
+			  end
+			  return issued
+			end
+			""");
+
+	/**
+	 * {@code grantTo(token, leaseMillis)}: set the lock to {@code token}, clear its
+	 * writer-waiting mark and return a new fencing token.
+	 */
+	static final LuaHelper GRANT_TO = new LuaHelper("grantTo", """
+			local function grantTo(token, leaseMillis)
+			  redis.call('set', lockKey, token, 'PX', leaseMillis)
+			  clearMark(writerWaitingKey, token)
+			  return fence(fenceKey, leaseMillis)
+			end
+			""");
+
+	/**
+	 * {@code waiterOf(entry)}: the token and grant millis of a fair queue entry.
+	 */
+	static final LuaHelper WAITER_OF = new LuaHelper("waiterOf", """
+			local function waiterOf(entry)
+			  local sep = string.find(entry, '|', 1, true)
+			  return string.sub(entry, sep + 1), string.sub(entry, 1, sep - 1)
+			end
+			""");
+
+	/**
+	 * {@code handOff(publish)}, the release-time hand-off: after the lock became free,
+	 * grant it to the first fair waiter that is still alive (dropping gone ones), for its
+	 * grant time, and publish its token; else wake the waiting client whose registration
+	 * is oldest (publishing its id and dropping the registration), or publish
+	 * {@code released} to everyone if no client is registered.
+	 */
+	static final LuaHelper HAND_OFF = new LuaHelper("handOff", """
+			local function handOff(publish)
+			  local at = now()
+			  while true do
+			    local head = redis.call('lpop', queueKey)
+			    if not head then
+			      break
+			    end
+			    local waiter, grantMillis = waiterOf(head)
+			    local deadline = tonumber(redis.call('zscore', aliveKey, waiter))
+			    redis.call('zrem', aliveKey, waiter)
+			    if deadline and deadline >= at then
+			      grantTo(waiter, grantMillis)
+			      redis.call(publish, channel, waiter)
+			      return
+			    end
+			  end
+			  redis.call('zremrangebyscore', waitersKey, '-inf', '(' .. string.format('%d', at))
+			  local woken = redis.call('zrange', waitersKey, 0, 0)[1]
+			  if woken then
+			    redis.call('zrem', waitersKey, woken)
+			    redis.call(publish, channel, woken)
+			  else
+			    redis.call(publish, channel, 'released')
+			  end
+			end
+			""");
+
+	/**
+	 * {@code holder(key)}: the writer's token, one reader's token (the first in the hash)
+	 * when readers hold the key, or {@code nil}.
+	 */
+	static final LuaHelper HOLDER = new LuaHelper("holder", """
+			local function holder(key)
+			  local held = kind(key)
+			  if held == 'string' then
+			    return redis.call('get', key)
+			  end
+			  if held == 'hash' then
+			    return redis.call('hkeys', key)[1]
+			  end
+			  return nil
+			end
+			""");
+
+	private LuaHelpers() {
+	}
+
+}

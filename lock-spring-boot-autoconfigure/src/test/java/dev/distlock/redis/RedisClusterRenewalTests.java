@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.LockHold;
+import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.testing.redis.RedisClusterHandle;
+import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.redis.TestRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Renewal at Cluster scale: the leases of 10,000 locks spread over a three-master Cluster
+ * are renewed with one script per hash slot, sent at once so that each node's scripts
+ * travel pipelined over its connection, and none is lost over three lease periods.
+ *
+ * @author distlock
+ */
+class RedisClusterRenewalTests {
+
+	private static final int LOCKS = 10_000;
+
+	private static final Duration LEASE = Duration.ofMillis(1500);
+
+	private static RedisClusterHandle cluster;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	@BeforeAll
+	static void startCluster() {
+		cluster = TestRedis.startCluster(3);
+		connectionFactory = TestRedis.connectionFactory(cluster, Duration.ofSeconds(2));
+	}
+
+	@AfterAll
+	static void stopCluster() {
+		connectionFactory.destroy();
+		cluster.close();
+	}
+
+	@Test
+	void tenThousandLocksSurviveThreeLeasePeriodsRenewedOneScriptPerSlotOnEveryNode() throws Exception {
+		StringRedisTemplate redis = TestRedis.template(connectionFactory);
+		RedisLockStore store = new RedisLockStore(redis);
+		// One renewal call for every lease, so that the store sends all of a round's
+		// scripts at once (the engine still sends its batches one after another)
+		try (DefaultLockClient client = new DefaultLockClient(store,
+				LockClientSettings.defaults().withWatchdogLease(LEASE).withRenewalBatchSize(LOCKS))) {
+			List<String> keys = new ArrayList<>(LOCKS);
+			for (int i = 0; i < LOCKS; i++) {
+				keys.add("renewed-at-scale:" + i);
+			}
+			List<LockHold> holds = new ArrayList<>(LOCKS);
+			for (int from = 0; from < LOCKS; from += 500) {
+				List<CompletableFuture<LockHold>> chunk = new ArrayList<>();
+				for (String key : keys.subList(from, from + 500)) {
+					chunk.add(client.acquireAsync(key, Duration.ZERO, null).toCompletableFuture());
+				}
+				chunk.forEach((hold) -> holds.add(hold.join()));
+			}
+			Map<RedisEndpoint, Long> scriptsBefore = scriptsPerNode();
+			// Nothing may be lost meanwhile: three lease periods, the watchdog renewing
+			Thread.sleep(LEASE.toMillis() * 3 + 500);
+			Map<RedisEndpoint, Long> scriptsAfter = scriptsPerNode();
+			assertThat(holds).allSatisfy((hold) -> assertThat(hold.isValid()).isTrue());
+			assertThat(client.watchdogStatus().failing()).isFalse();
+			try (RedisLockStore inspector = new RedisLockStore(redis)) {
+				List<CompletableFuture<KeyState>> states = keys.stream()
+					.map((key) -> inspector.inspect(key).toCompletableFuture())
+					.toList();
+				assertThat(states).allSatisfy((state) -> assertThat(state.join().held()).isTrue());
+			}
+			Map<Integer, Set<Integer>> slotsPerNode = slotsPerNode(keys);
+			List<RedisEndpoint> nodes = cluster.endpoints();
+			for (int node = 0; node < nodes.size(); node++) {
+				long scripts = scriptsAfter.get(nodes.get(node)) - scriptsBefore.get(nodes.get(node));
+				int slots = slotsPerNode.get(node).size();
+				System.out.println("node " + nodes.get(node) + ": " + scripts + " scripts for " + slots
+						+ " slots in three lease periods; last renewal batch " + client.watchdogStatus().lastBatch());
+				assertThat(scripts).as("scripts node %s ran", node).isGreaterThanOrEqualTo(3L * slots);
+			}
+			holds.forEach(LockHold::release);
+		}
+	}
+
+	/**
+	 * Which hash slots of {@code keys} each master serves (the harness gives each master
+	 * an equal range of slots, in order).
+	 */
+	private static Map<Integer, Set<Integer>> slotsPerNode(List<String> keys) {
+		int perNode = ClusterSlotHashUtil.SLOT_COUNT / cluster.endpoints().size();
+		Map<Integer, Set<Integer>> slots = new HashMap<>();
+		for (String key : keys) {
+			int slot = ClusterSlotHashUtil.calculateSlot(LockKeys.of(RedisLockStore.DEFAULT_KEY_PREFIX, key).lockKey());
+			int node = Math.min(slot / perNode, cluster.endpoints().size() - 1);
+			slots.computeIfAbsent(node, (n) -> new HashSet<>()).add(slot);
+		}
+		return slots;
+	}
+
+	private static Map<RedisEndpoint, Long> scriptsPerNode() {
+		Map<RedisEndpoint, Long> scripts = new HashMap<>();
+		for (RedisEndpoint node : cluster.endpoints()) {
+			LettuceConnectionFactory factory = TestRedis.connectionFactory(node, Duration.ofSeconds(2));
+			try {
+				Properties stats = TestRedis.template(factory)
+					.execute((RedisCallback<Properties>) (c) -> c.serverCommands().info("commandstats"));
+				scripts.put(node, calls(stats, "cmdstat_evalsha") + calls(stats, "cmdstat_eval"));
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+		return scripts;
+	}
+
+	private static long calls(Properties stats, String command) {
+		String value = stats.getProperty(command);
+		if (value == null) {
+			return 0;
+		}
+		String calls = value.split(",")[0];
+		return Long.parseLong(calls.substring(calls.indexOf('=') + 1));
+	}
+
+}
