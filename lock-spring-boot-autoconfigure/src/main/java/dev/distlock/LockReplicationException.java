@@ -26,7 +26,7 @@ import java.time.Duration;
  * Redis cannot be reached.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public class LockReplicationException extends LockBackendException {
 

@@ -143,7 +143,7 @@ public @interface DistributedLock {
 	 * what writers of the same key change. With several keys, every key is locked in this
 	 * mode.
 	 * @return the lock mode
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	LockMode mode() default LockMode.WRITE;
 
@@ -155,7 +155,7 @@ public @interface DistributedLock {
 	 * Empty means {@code SimpleClassName.methodName} of the bean class, for example
 	 * {@code "OrderService.placeOrder"}.
 	 * @return the lock name
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	String name() default "";
 
@@ -171,7 +171,7 @@ public @interface DistributedLock {
 	 * as it does for read locks. Read locks have no fair mode: {@code fair = true} with
 	 * {@code mode = LockMode.READ} fails at startup.
 	 * @return whether the lock is fair
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	boolean fair() default false;
 

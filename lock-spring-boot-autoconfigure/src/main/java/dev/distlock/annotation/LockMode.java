@@ -24,7 +24,7 @@ package dev.distlock.annotation;
  * it.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  * @see dev.distlock.core.LockClient#readLocks()
  */
 public enum LockMode {

@@ -22,7 +22,7 @@ package dev.distlock.annotation;
  * when set, wins over both.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public enum OnBusy {
 

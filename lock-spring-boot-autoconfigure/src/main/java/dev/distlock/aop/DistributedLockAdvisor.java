@@ -92,7 +92,7 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	 * @param replicaAcknowledgement whether grants wait for replicas to acknowledge them
 	 * ({@code distlock.replication.min-replicas}), which fair and read locks cannot do:
 	 * such methods then fail the startup
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime, int maxKeyLength, int maxKeys,
 			boolean replicaAcknowledgement) {

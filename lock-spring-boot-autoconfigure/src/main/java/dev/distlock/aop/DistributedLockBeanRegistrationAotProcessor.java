@@ -50,7 +50,7 @@ import org.springframework.util.StringUtils;
  * {@code META-INF/spring/aot.factories}.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class DistributedLockBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 

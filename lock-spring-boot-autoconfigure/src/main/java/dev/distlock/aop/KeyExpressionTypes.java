@@ -51,7 +51,7 @@ import org.springframework.util.StringUtils;
  * the types are the declared ones, not the subclasses that values may have at run time.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class KeyExpressionTypes {
 

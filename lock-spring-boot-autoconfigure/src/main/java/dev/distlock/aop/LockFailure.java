@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * @param kind why the lock could not be had
  * @param exception the exception the caller would otherwise get
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record LockFailure(Method method, Object target, @Nullable Object[] arguments, List<String> keys, Kind kind,
 		DistributedLockException exception) {

@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * handler.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface LockFailureHandler {

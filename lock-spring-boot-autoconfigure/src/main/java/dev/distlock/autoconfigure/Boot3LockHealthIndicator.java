@@ -23,7 +23,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * ({@code org.springframework.boot.actuate.health}).
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see LockHealth
  */
 final class Boot3LockHealthIndicator implements HealthIndicator {

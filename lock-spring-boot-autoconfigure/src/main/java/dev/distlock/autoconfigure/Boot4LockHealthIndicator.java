@@ -23,7 +23,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * ({@code org.springframework.boot.health.contributor}).
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see LockHealth
  */
 final class Boot4LockHealthIndicator implements HealthIndicator {

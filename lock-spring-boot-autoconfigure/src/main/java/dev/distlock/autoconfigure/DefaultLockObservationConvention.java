@@ -28,7 +28,7 @@ import io.micrometer.common.KeyValues;
  * {@code distlock.lost} when the lock was lost while held.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public class DefaultLockObservationConvention implements LockObservationConvention {
 

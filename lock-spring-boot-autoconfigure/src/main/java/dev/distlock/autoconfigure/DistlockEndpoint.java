@@ -69,7 +69,7 @@ import org.springframework.util.ClassUtils;
  * {@code WebEndpointResponse<Object>}, which the actuator's own hints cannot see.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 @WebEndpoint(id = "distlock", defaultAccess = Access.READ_ONLY)
 @RegisterReflectionForBinding({ DistlockEndpoint.HeldLocksDescriptor.class, DistlockEndpoint.LockStateDescriptor.class,

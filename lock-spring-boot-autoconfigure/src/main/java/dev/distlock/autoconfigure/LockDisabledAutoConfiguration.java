@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Role;
  * methods, which then run without any lock.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "distlock.enabled", havingValue = false)

@@ -36,7 +36,7 @@ import org.springframework.context.annotation.Bean;
  * {@code management.endpoint.distlock.access=unrestricted}.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

@@ -28,7 +28,7 @@ import dev.distlock.core.WatchdogStatus;
  * to the store (Spring Boot's own Redis health indicator does).
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 final class LockHealth {
 

@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code management.health.distlock.enabled=false}.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnBean(DefaultLockClient.class)

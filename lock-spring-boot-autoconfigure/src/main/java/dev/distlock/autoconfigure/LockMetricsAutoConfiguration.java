@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Bean;
  * {@link MeterRegistry}.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",

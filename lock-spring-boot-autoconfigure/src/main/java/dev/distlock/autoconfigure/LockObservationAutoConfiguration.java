@@ -33,7 +33,7 @@ import org.springframework.context.annotation.Bean;
  * default convention.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 @AutoConfiguration(
 		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * granted, its hold.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see LockObservationConvention
  */
 public class LockObservationContext extends Observation.Context {

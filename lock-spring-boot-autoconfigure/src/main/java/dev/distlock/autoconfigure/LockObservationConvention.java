@@ -23,7 +23,7 @@ import io.micrometer.observation.ObservationConvention;
  * of this type to replace {@link DefaultLockObservationConvention}.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public interface LockObservationConvention extends ObservationConvention<LockObservationContext> {
 

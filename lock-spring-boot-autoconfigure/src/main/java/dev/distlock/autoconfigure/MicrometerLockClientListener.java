@@ -51,7 +51,7 @@ import org.springframework.util.Assert;
  * </ul>
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public final class MicrometerLockClientListener implements LockClientListener {
 

@@ -37,7 +37,7 @@ import org.springframework.util.Assert;
  * it.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see LockObservationConvention
  */
 public final class ObservationLockClientListener implements LockClientListener {

@@ -22,7 +22,7 @@ import java.util.Locale;
  * How an acquisition ended.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see LockTracker
  */
 public enum AcquireOutcome {

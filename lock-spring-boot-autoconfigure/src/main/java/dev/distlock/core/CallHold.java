@@ -29,7 +29,7 @@ import org.springframework.util.Assert;
  * A {@link LockHold} of a {@link DefaultLockClient}.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class CallHold implements LockHold {
 

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * Calls several listeners in turn.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 final class CompositeLockClientListener implements LockClientListener {
 

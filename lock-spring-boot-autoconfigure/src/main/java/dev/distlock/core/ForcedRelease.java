@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * @param heldByThisClient whether the holder was the releasing client, whose holder then
  * learns the loss when it releases
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public record ForcedRelease(String key, boolean released, @Nullable String holderClientId, boolean heldByThisClient) {
 

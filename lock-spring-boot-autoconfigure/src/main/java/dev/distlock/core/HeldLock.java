@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * yet, or {@code null}
  * @param waiting how many callers of this client wait for the same key
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public record HeldLock(String name, String key, Instant acquiredAt, Duration leaseRemaining, boolean renewed,
 		long fencingToken, @Nullable String thread, @Nullable LossReason lost, int waiting) {

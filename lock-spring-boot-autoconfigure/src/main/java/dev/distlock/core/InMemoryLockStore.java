@@ -57,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * returns, unless replies are paused.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class InMemoryLockStore implements LockStore {
 

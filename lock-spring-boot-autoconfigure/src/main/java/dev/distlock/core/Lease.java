@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * backend's clock runs slightly fast.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class Lease {
 

@@ -30,7 +30,7 @@ import java.util.concurrent.CompletableFuture;
  * future.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class LocalQueue {
 

@@ -48,7 +48,7 @@ public interface LockClient extends AutoCloseable {
 
 	/**
 	 * The name of locks acquired without one, in metrics and traces.
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	String UNNAMED = "unnamed";
 
@@ -97,7 +97,7 @@ public interface LockClient extends AutoCloseable {
 	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
 	 * @param key the lock key, not blank
 	 * @return the lock handle
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default LockHandle obtain(String name, String key) {
 		return obtain(key);
@@ -113,7 +113,7 @@ public interface LockClient extends AutoCloseable {
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
 	 * @return the hold; release it when done
 	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
 			throws InterruptedException {
@@ -129,7 +129,7 @@ public interface LockClient extends AutoCloseable {
 	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
 	 * @return the pending hold
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
 			@Nullable Duration leaseTime) {
@@ -174,7 +174,7 @@ public interface LockClient extends AutoCloseable {
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
 	 * @return one hold per distinct key, in key order
 	 * @throws InterruptedException if interrupted while waiting; none is then held
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) throws InterruptedException {
@@ -189,7 +189,7 @@ public interface LockClient extends AutoCloseable {
 	 * @param waitTime how long to wait for all of them
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
 	 * @return the pending holds
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
@@ -207,7 +207,7 @@ public interface LockClient extends AutoCloseable {
 	 * </pre>
 	 * @return the read-lock view
 	 * @throws UnsupportedOperationException if this client has no read locks
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default LockClient readLocks() {
 		throw new UnsupportedOperationException(getClass().getName() + " has no read locks");
@@ -270,7 +270,7 @@ public interface LockClient extends AutoCloseable {
 	 * null)}.
 	 * @return the fair view
 	 * @throws UnsupportedOperationException if this client has no fair locks
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default LockClient fair() {
 		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");

@@ -33,7 +33,7 @@ import java.util.List;
  * block; an exception a listener throws is logged and does not affect the lock.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see DefaultLockClient#DefaultLockClient(LockStore, LockClientSettings,
  * LockClientListener)
  */

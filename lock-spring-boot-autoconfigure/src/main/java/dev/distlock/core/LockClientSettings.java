@@ -181,7 +181,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * Return a copy with another fair grant timeout.
 	 * @param fairGrantTimeout the fair grant timeout
 	 * @return the settings
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout,
@@ -193,7 +193,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param cohortHandOffs local hand-offs in a row before a release; zero always
 	 * releases
 	 * @return the settings
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public LockClientSettings withCohortHandOffs(int cohortHandOffs) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,

@@ -34,7 +34,7 @@ import dev.distlock.LockLostException;
  * the client's watchdog until released.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  * @see LockClient#acquire
  * @see LockClient#acquireAsync
  */

@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * {@code 0} if unknown
  * @param local the asking client's own hold of the key, if it has one
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public record LockState(String key, boolean held, @Nullable Duration ttl, @Nullable String holderClientId,
 		boolean heldByThisClient, long lastFencingToken, @Nullable HeldLock local) {

@@ -103,7 +103,7 @@ public interface LockStore extends AutoCloseable {
 	 * if the backend failed; the lock may or may not have been taken, so the caller
 	 * releases {@code token} once the backend answers again
 	 * @throws UnsupportedOperationException if the store has no read locks
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		throw new UnsupportedOperationException(getClass().getName() + " has no read locks");
@@ -124,7 +124,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiterTtl how long the registration lasts unless refreshed
 	 * @return the grant, or how long the current holder's lease has left The stage fails
 	 * with {@link LockBackendException} if the backend failed.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
 			Duration waiterTtl) {
@@ -151,7 +151,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
 	 * left The stage fails with {@link LockBackendException} if the backend failed.
 	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
@@ -174,7 +174,7 @@ public interface LockStore extends AutoCloseable {
 	 * instead
 	 * @throws LockBackendException if the backend failed; the lock may be held by either
 	 * token
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		return CompletableFuture.<@Nullable Attempt>completedFuture(null);
@@ -188,7 +188,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiter the waiting client's id or the fair waiter's token
 	 * @return a stage completed when the waiter has left; it fails with
 	 * {@link LockBackendException} if the backend failed
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<Void> leave(String key, String waiter) {
 		return CompletableFuture.completedFuture(null);
@@ -282,7 +282,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiter the waiting client's id or the fair waiter's token
 	 * @param listener what to run
 	 * @return the subscription; close it when no longer waiting
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default Subscription onRelease(String key, String waiter, Runnable listener) {
 		return onRelease(key, listener);
@@ -296,7 +296,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return the key's state The stage fails with {@link LockBackendException} if the
 	 * backend failed.
 	 * @throws UnsupportedOperationException if the store cannot inspect keys
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<KeyState> inspect(String key) {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot inspect lock keys");
@@ -311,7 +311,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return the owner token of the deleted lock, or {@code null} if the key was free
 	 * The stage fails with {@link LockBackendException} if the backend failed.
 	 * @throws UnsupportedOperationException if the store cannot force a release
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	default CompletionStage<@Nullable String> forceRelease(String key) {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot force a release");
@@ -409,7 +409,7 @@ public interface LockStore extends AutoCloseable {
 	 * without expiry
 	 * @param lastFencingToken the last fencing token granted for the key, {@code 0} if
 	 * unknown
-	 * @since 0.3.0
+	 * @since 0.1.0
 	 */
 	record KeyState(@Nullable String ownerToken, @Nullable Duration ttl, long lastFencingToken) {
 

@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * client is closed while the lock is held). Every method does nothing by default.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public interface LockTracker {
 

@@ -22,7 +22,7 @@ import java.util.Locale;
  * Why a held lock was lost.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  * @see LockTracker#lost(LossReason)
  */
 public enum LossReason {

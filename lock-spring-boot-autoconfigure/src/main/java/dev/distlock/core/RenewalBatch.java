@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * @param finishedAt when it ended
  * @param failure the exception the call threw, if it threw
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public record RenewalBatch(int leases, int renewed, int lost, int failed, Duration duration, Instant finishedAt,
 		@Nullable Throwable failure) {

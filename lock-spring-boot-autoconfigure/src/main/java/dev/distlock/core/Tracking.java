@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * a lock never changes its outcome.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 final class Tracking {
 

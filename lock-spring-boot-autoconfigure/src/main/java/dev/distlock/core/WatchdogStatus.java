@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param lastBatch the last renewal batch, or {@code null} before the first
  * @param lastFailure the last batch that failed, or {@code null} if none did
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 public record WatchdogStatus(int renewedLeases, boolean failing, @Nullable RenewalBatch lastBatch,
 		@Nullable RenewalBatch lastFailure) {

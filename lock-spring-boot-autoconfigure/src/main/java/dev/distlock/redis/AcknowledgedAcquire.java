@@ -68,7 +68,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * a {@code WAIT}.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class AcknowledgedAcquire implements AutoCloseable {
 

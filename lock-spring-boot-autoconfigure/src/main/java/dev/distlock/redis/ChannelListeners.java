@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * or broadcasts, a listener without a waiter for every message.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class ChannelListeners {
 

@@ -44,7 +44,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * spares a SUBSCRIBE and UNSUBSCRIBE round trip per wait.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class PatternReleaseNotifications implements ReleaseNotifications, MessageListener, SubscriptionListener {
 

@@ -32,7 +32,7 @@ import org.springframework.util.StringUtils;
  * application reads from replicas.
  *
  * @author distlock
- * @since 0.3.0
+ * @since 0.1.0
  */
 final class RedisLockInspection {
 

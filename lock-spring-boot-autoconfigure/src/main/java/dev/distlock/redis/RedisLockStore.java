@@ -67,7 +67,7 @@ import org.springframework.util.ClassUtils;
  * {@link ReplicaAcknowledgingLockStore}.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class RedisLockStore implements LockStore {
 

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * How a {@link RedisLockStore} publishes and hears releases.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 interface ReleaseNotifications extends AutoCloseable {
 

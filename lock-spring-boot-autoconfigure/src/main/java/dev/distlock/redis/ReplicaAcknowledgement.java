@@ -39,7 +39,7 @@ import org.springframework.util.Assert;
  * acknowledgement off
  * @param timeout how long an acquisition waits for the acknowledgements
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record ReplicaAcknowledgement(int minReplicas, Duration timeout) {
 

@@ -58,7 +58,7 @@ import org.springframework.util.ClassUtils;
  * several keys one by one.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class ReplicaAcknowledgingLockStore implements LockStore {
 

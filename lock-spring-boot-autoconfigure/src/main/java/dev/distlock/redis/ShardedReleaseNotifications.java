@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * subscription, first or after a reconnect, wakes that channel's waiters to re-check.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class ShardedReleaseNotifications implements ReleaseNotifications {
 

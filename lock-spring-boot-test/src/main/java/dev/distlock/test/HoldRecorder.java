@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * tell which locks were taken during a call.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class HoldRecorder implements LockClientListener {
 

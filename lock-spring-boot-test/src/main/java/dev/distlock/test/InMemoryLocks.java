@@ -53,7 +53,7 @@ import org.springframework.util.Assert;
  * The locks exist in this JVM only: this is not a backend for production.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class InMemoryLocks implements AutoCloseable {
 

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * </pre> They fail with an {@link AssertionError} that names the locks that were held.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class LockAssertions {
 

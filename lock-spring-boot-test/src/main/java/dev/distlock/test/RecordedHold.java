@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * thread, with which fencing token, whether it has ended and whether it was lost.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  * @see InMemoryLocks#holds()
  */
 public final class RecordedHold {

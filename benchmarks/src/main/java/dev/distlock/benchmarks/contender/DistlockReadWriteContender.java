@@ -34,7 +34,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * client's own), in watchdog mode.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class DistlockReadWriteContender implements ReadWriteContender {
 

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * the exclusive write lock of a key, held by the calling thread.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public interface ReadWriteContender extends AutoCloseable {
 

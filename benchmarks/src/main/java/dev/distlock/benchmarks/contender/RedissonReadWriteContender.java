@@ -32,7 +32,7 @@ import org.redisson.config.Config;
  * in its default watchdog mode.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class RedissonReadWriteContender implements ReadWriteContender {
 

@@ -30,7 +30,7 @@ package dev.distlock.benchmarks.workload;
  * (must be 0)
  * @param timeouts acquires whose wait ran out
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record ReadWriteResult(int readers, boolean readersShare, double readerOpsPerSecond, double writerOpsPerSecond,
 		Latency writerWait, int maxReadersTogether, long violations, long timeouts) {

@@ -41,7 +41,7 @@ import io.lettuce.core.api.sync.RedisCommands;
  * never inside with anyone else (nor, under the mutex, a reader with another reader).
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class ReadWriteWorkload {
 

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for {@link Targets}: the thresholds and the figures each target compares.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class TargetsTests {
 

@@ -50,7 +50,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
  * the classpath (it connects only when used), unless it is excluded.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  * @see InMemoryLocksAutoConfiguration
  */
 @Target(ElementType.TYPE)

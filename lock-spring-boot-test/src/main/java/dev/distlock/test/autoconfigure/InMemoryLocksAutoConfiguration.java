@@ -37,7 +37,7 @@ import org.springframework.context.annotation.Bean;
  * Redis lock client and store back off.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 @AutoConfiguration(before = LockAutoConfiguration.class)
 @EnableConfigurationProperties(DistlockProperties.class)

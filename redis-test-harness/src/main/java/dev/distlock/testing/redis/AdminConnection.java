@@ -34,7 +34,7 @@ import io.lettuce.core.protocol.ProtocolVersion;
  * reconnect: a command on a server that went away fails at once.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 final class AdminConnection implements AutoCloseable {
 
