@@ -29,6 +29,7 @@ import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LockStore.Capability;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +60,32 @@ abstract class LeaseEndContract extends ContractGroup {
 		assertThat(second.isValid()).isTrue();
 		assertThat(isLocked(key)).isTrue();
 		second.release();
+	}
+
+	@Test
+	void anExpiredFixedFairLeaseFreesTheKeyForTheSameClientAtOnce() throws Exception {
+		assumeSupports(Capability.FAIR_LOCKS);
+		DefaultLockClient client = newClient().fair();
+		String key = uniqueKey("fixed-fair-lease");
+		LockHold first = client.acquire(key, Duration.ZERO, Duration.ofMillis(50));
+		waitAtMost(SECOND).pollDelay(Duration.ofMillis(100)).until(() -> !isLocked(key));
+		LockHold second = client.acquire(key, Duration.ZERO, null);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(first::release);
+		assertThat(second.isValid()).isTrue();
+		second.release();
+	}
+
+	@Test
+	void anExpiredFixedReadLeaseFreesTheKeyForAWriterOfTheSameClient() throws Exception {
+		assumeSupports(Capability.READ_LOCKS);
+		DefaultLockClient client = newClient();
+		String key = uniqueKey("fixed-read-lease");
+		LockHold reader = client.readLocks().acquire(key, Duration.ZERO, Duration.ofMillis(50));
+		waitAtMost(SECOND).pollDelay(Duration.ofMillis(100)).until(() -> !isLocked(key));
+		LockHold writer = client.acquire(key, Duration.ZERO, null);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(reader::release);
+		assertThat(writer.isValid()).isTrue();
+		writer.release();
 	}
 
 	@Test
