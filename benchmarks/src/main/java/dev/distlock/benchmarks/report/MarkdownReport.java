@@ -296,7 +296,9 @@ public final class MarkdownReport {
 			.append("`waitingCount` is the number of waiters; then the holder releases every key (`releaseAsync`). ")
 			.append("Threads are live platform threads (`ThreadMXBean`) beyond those alive before the waiters ")
 			.append("started, measured after one warm-up wait of the same client; the peaks come from the JVM's peak ")
-			.append("thread count. Heap is used heap after a collection hint, so approximate; it includes each ")
+			.append("thread count; the target counts the threads while the waiters start and wait, the peak while the holder ")
+			.append("releases and the waiters are granted is shown with the threads started then (pool threads outlive ")
+			.append("their work, so the pools that grew still show). Heap is used heap after a collection hint, so approximate; it includes each ")
 			.append("waiter's future. Grant times run from the holder's first release to each waiter's future ")
 			.append("completing. Afterwards the waiters release and the run checks that nothing is left.\n\n");
 		out.append(outcome.format(MarkdownReport::asyncWaitersTable)).append("\n\n");
@@ -308,16 +310,17 @@ public final class MarkdownReport {
 				+ result.threadsAddedWhileWaiting() + " |\n" + "| threads added, peak while starting | "
 				+ (result.peakThreadsStarting() - result.threadsBefore()) + " |\n"
 				+ "| threads added, peak while being granted | "
-				+ (result.peakThreadsGranting() - result.threadsBefore()) + " |\n" + "| heap before (MB) | "
-				+ Format.decimal(result.heapBefore() / 1e6) + " |\n" + "| heap added while waiting (MB, approx.) | "
-				+ Format.decimal(result.heapAddedBytes() / 1e6) + " |\n" + "| heap per waiter (bytes, approx.) | "
-				+ Format.ops(result.heapBytesPerWaiter()) + " |\n" + "| first call to all waiting (ms) | "
-				+ Format.millis(result.startNanos()) + " |\n" + "| holder's releases complete (ms) | "
-				+ Format.millis(result.releaseNanos()) + " |\n" + "| grant p50 / p99 after the first release (ms) | "
-				+ Format.millis(result.grant().p50Nanos()) + " / " + Format.millis(result.grant().p99Nanos()) + " |\n"
-				+ "| all granted after the first release (ms) | " + Format.millis(result.allGrantedNanos()) + " |\n"
-				+ "| failed / held after release / lock keys left | " + result.failed() + " / " + result.heldAfter()
-				+ " / " + result.lockKeysLeft() + " |";
+				+ (result.peakThreadsGranting() - result.threadsBefore()) + " |\n"
+				+ "| threads alive after the grants that were not before | " + Targets.threadNames(result.newThreads())
+				+ " |\n" + "| heap before (MB) | " + Format.decimal(result.heapBefore() / 1e6) + " |\n"
+				+ "| heap added while waiting (MB, approx.) | " + Format.decimal(result.heapAddedBytes() / 1e6) + " |\n"
+				+ "| heap per waiter (bytes, approx.) | " + Format.ops(result.heapBytesPerWaiter()) + " |\n"
+				+ "| first call to all waiting (ms) | " + Format.millis(result.startNanos()) + " |\n"
+				+ "| holder's releases complete (ms) | " + Format.millis(result.releaseNanos()) + " |\n"
+				+ "| grant p50 / p99 after the first release (ms) | " + Format.millis(result.grant().p50Nanos()) + " / "
+				+ Format.millis(result.grant().p99Nanos()) + " |\n" + "| all granted after the first release (ms) | "
+				+ Format.millis(result.allGrantedNanos()) + " |\n" + "| failed / held after release / lock keys left | "
+				+ result.failed() + " / " + result.heldAfter() + " / " + result.lockKeysLeft() + " |";
 	}
 
 	private static String commands(Map<String, Long> commands) {

@@ -16,6 +16,8 @@
 
 package dev.distlock.benchmarks.workload;
 
+import java.util.Map;
+
 /**
  * Outcome of the {@link AsyncWaitersWorkload asynchronous-waiters workload}. Thread
  * counts are live platform threads of the JVM ({@code ThreadMXBean}); heap figures are
@@ -40,12 +42,16 @@ package dev.distlock.benchmarks.workload;
  * @param failed futures completed exceptionally (timed out, failed) instead of granted
  * @param heldAfter locks the waiting client still held after every grant was released
  * @param lockKeysLeft lock keys of the workload left in Redis after every release
+ * @param newThreads threads alive once every waiter was granted that were not alive
+ * before the waiters started, by name without its trailing number, the clients' ids
+ * replaced by {@code holder} and {@code waiter}
  * @author distlock
  * @since 0.2.0
  */
 public record AsyncWaitersResult(int waiters, int threadsBefore, int threadsWhileWaiting, int peakThreadsStarting,
 		int peakThreadsGranting, long heapBefore, long heapWhileWaiting, long startNanos, long releaseNanos,
-		long allGrantedNanos, Latency grant, long failed, int heldAfter, long lockKeysLeft) {
+		long allGrantedNanos, Latency grant, long failed, int heldAfter, long lockKeysLeft,
+		Map<String, Integer> newThreads) {
 
 	/**
 	 * Return the threads alive while every waiter waited beyond those alive before.
@@ -53,6 +59,16 @@ public record AsyncWaitersResult(int waiters, int threadsBefore, int threadsWhil
 	 */
 	public int threadsAddedWhileWaiting() {
 		return this.threadsWhileWaiting - this.threadsBefore;
+	}
+
+	/**
+	 * Return the threads the waiters added while they started and while they all waited:
+	 * the larger of the peak while starting and the count while all waited, beyond those
+	 * alive before. The holder's releases and the grants come after.
+	 * @return the threads added by the waiting waiters
+	 */
+	public int waitingThreadsAdded() {
+		return Math.max(this.threadsWhileWaiting, this.peakThreadsStarting) - this.threadsBefore;
 	}
 
 	/**

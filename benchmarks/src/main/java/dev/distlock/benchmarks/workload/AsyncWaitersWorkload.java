@@ -18,16 +18,22 @@ package dev.distlock.benchmarks.workload;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import dev.distlock.benchmarks.RedisAdmin;
 import dev.distlock.benchmarks.RedisEndpoint;
@@ -70,6 +76,9 @@ public final class AsyncWaitersWorkload {
 	/** Bound of the poll for the waiting client to hold nothing after its releases. */
 	private static final Duration RELEASE_BOUND = Duration.ofSeconds(10);
 
+	/** Characters of a client id in the names of its engine's threads. */
+	static final int CLIENT_ID_IN_NAMES = 8;
+
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
 	private final int waiters;
@@ -107,6 +116,7 @@ public final class AsyncWaitersWorkload {
 			List<CompletableFuture<LockHold>> waiting = new ArrayList<>(this.waiters);
 			long[] grantedAt = new long[this.waiters];
 			long heapBefore = usedHeapAfterGc();
+			Set<Long> threadIdsBefore = Arrays.stream(threads.getAllThreadIds()).boxed().collect(Collectors.toSet());
 			int threadsBefore = threads.getThreadCount();
 			threads.resetPeakThreadCount();
 			long startedAt = System.nanoTime();
@@ -141,6 +151,7 @@ public final class AsyncWaitersWorkload {
 			long releaseNanos = System.nanoTime() - releasedAt;
 			awaitAll(waiting);
 			int peakGranting = threads.getPeakThreadCount();
+			Map<String, Integer> newThreads = newThreads(threads, threadIdsBefore, holder, waiter);
 			long failed = waiting.stream().filter(CompletableFuture::isCompletedExceptionally).count();
 			long[] grant = new long[this.waiters];
 			long lastGrant = releasedAt;
@@ -157,12 +168,44 @@ public final class AsyncWaitersWorkload {
 			long lockKeysLeft = keys.stream().filter((key) -> holder.inspect(key).held()).count();
 			return new AsyncWaitersResult(this.waiters, threadsBefore, threadsWhileWaiting, peakStarting, peakGranting,
 					heapBefore, heapWhileWaiting, startNanos, releaseNanos, lastGrant - releasedAt, Latency.of(grant),
-					failed, waiter.heldCount(), lockKeysLeft);
+					failed, waiter.heldCount(), lockKeysLeft, newThreads);
 		}
 		finally {
 			holderConnection.destroy();
 			waiterConnection.destroy();
 		}
+	}
+
+	/**
+	 * Name the threads alive now that were not before, without their trailing numbers
+	 * (pool threads live on for a while after their work, so the pools that grew during
+	 * the grants still show).
+	 */
+	private static Map<String, Integer> newThreads(ThreadMXBean threads, Set<Long> before, DefaultLockClient holder,
+			DefaultLockClient waiter) {
+		Map<String, Integer> named = new TreeMap<>();
+		long[] added = Arrays.stream(threads.getAllThreadIds()).filter((id) -> !before.contains(id)).toArray();
+		for (ThreadInfo info : threads.getThreadInfo(added)) {
+			if (info != null) {
+				named.merge(threadName(info.getThreadName(), holder.clientId(), waiter.clientId()), 1, Integer::sum);
+			}
+		}
+		return named;
+	}
+
+	/**
+	 * Drop the trailing number of a thread name and name the client whose id it carries:
+	 * the engine names its threads after the first {@value #CLIENT_ID_IN_NAMES}
+	 * characters of the client id.
+	 */
+	static String threadName(String name, String holderId, String waiterId) {
+		String general = name.replaceFirst("\\d+$", "*");
+		String holder = holderId.substring(0, Math.min(CLIENT_ID_IN_NAMES, holderId.length()));
+		String waiter = waiterId.substring(0, Math.min(CLIENT_ID_IN_NAMES, waiterId.length()));
+		if (general.contains(holder)) {
+			return general.replace(holder, "holder");
+		}
+		return general.replace(waiter, "waiter");
 	}
 
 	private static DefaultLockClient client(LettuceConnectionFactory connection) {

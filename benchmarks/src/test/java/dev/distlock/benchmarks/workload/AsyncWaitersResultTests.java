@@ -16,6 +16,8 @@
 
 package dev.distlock.benchmarks.workload;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +34,12 @@ class AsyncWaitersResultTests {
 	@Test
 	void countsThreadsAddedWhileWaitingAgainstTheBaseline() {
 		assertThat(result(40, 43, 43, 43).threadsAddedWhileWaiting()).isEqualTo(3);
+	}
+
+	@Test
+	void countsTheWaitersThreadsWhileStartingAndWaitingButNotWhileBeingGranted() {
+		assertThat(result(40, 42, 44, 49).waitingThreadsAdded()).isEqualTo(4);
+		assertThat(result(40, 43, 41, 49).waitingThreadsAdded()).isEqualTo(3);
 	}
 
 	@Test
@@ -70,17 +78,17 @@ class AsyncWaitersResultTests {
 
 	private static AsyncWaitersResult result(int before, int whileWaiting, int peakStarting, int peakGranting) {
 		return new AsyncWaitersResult(1_000, before, whileWaiting, peakStarting, peakGranting, 0, 0, 0, 0, 0,
-				new Latency(0, 0, 0), 0, 0, 0);
+				new Latency(0, 0, 0), 0, 0, 0, Map.of());
 	}
 
 	private static AsyncWaitersResult withHeap(int waiters, long before, long whileWaiting) {
 		return new AsyncWaitersResult(waiters, 40, 40, 40, 40, before, whileWaiting, 0, 0, 0, new Latency(0, 0, 0), 0,
-				0, 0);
+				0, 0, Map.of());
 	}
 
 	private static AsyncWaitersResult cleanUp(long failed, int heldAfter, long lockKeysLeft) {
 		return new AsyncWaitersResult(1_000, 40, 40, 40, 40, 0, 0, 0, 0, 0, new Latency(0, 0, 0), failed, heldAfter,
-				lockKeysLeft);
+				lockKeysLeft, Map.of());
 	}
 
 }
