@@ -137,9 +137,12 @@ public final class AsyncWaitersWorkload {
 			if (early > 0) {
 				throw new IllegalStateException(early + " waiters completed before the holder released");
 			}
+			// wait for these, not for the waiters: they complete once the time is
+			// recorded
+			List<CompletableFuture<LockHold>> recorded = new ArrayList<>(this.waiters);
 			for (int i = 0; i < this.waiters; i++) {
 				int index = i;
-				waiting.get(i).whenComplete((hold, failure) -> grantedAt[index] = System.nanoTime());
+				recorded.add(waiting.get(i).whenComplete((hold, failure) -> grantedAt[index] = System.nanoTime()));
 			}
 			threads.resetPeakThreadCount();
 			long releasedAt = System.nanoTime();
@@ -149,7 +152,7 @@ public final class AsyncWaitersWorkload {
 			}
 			awaitAll(releases);
 			long releaseNanos = System.nanoTime() - releasedAt;
-			awaitAll(waiting);
+			awaitAll(recorded);
 			int peakGranting = threads.getPeakThreadCount();
 			Map<String, Integer> newThreads = newThreads(threads, threadIdsBefore, holder, waiter);
 			long failed = waiting.stream().filter(CompletableFuture::isCompletedExceptionally).count();
