@@ -31,6 +31,7 @@ import dev.distlock.benchmarks.report.MarkdownReport;
 import dev.distlock.benchmarks.report.Measurements;
 import dev.distlock.benchmarks.report.Outcome;
 import dev.distlock.benchmarks.report.ReportCharts;
+import dev.distlock.benchmarks.workload.AsyncWaitersWorkload;
 import dev.distlock.benchmarks.workload.ContendedWorkload;
 import dev.distlock.benchmarks.workload.HeldLocksWorkload;
 import dev.distlock.benchmarks.workload.Latency;
@@ -111,6 +112,11 @@ public final class BenchmarkMain {
 						contender.renews()
 								? Outcome.of(() -> held.run(contender, endpoint, admin, settings.heldLocks(contender)))
 								: Outcome.notApplicable("no renewal (fixed lease only)"));
+			}
+			if (contenders.contains(Contender.DISTLOCK)) {
+				log(settings.asyncWaiters() + " asynchronous waiters: " + Contender.DISTLOCK.label());
+				AsyncWaitersWorkload asyncWaiters = new AsyncWaitersWorkload(settings.asyncWaiters());
+				measurements.asyncWaiters = Outcome.of(() -> asyncWaiters.run(endpoint, admin));
 			}
 		}
 		log("annotation overhead (JMH)");

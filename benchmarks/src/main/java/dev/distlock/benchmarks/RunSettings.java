@@ -38,12 +38,13 @@ import dev.distlock.benchmarks.workload.Phases;
  * @param heldLease watchdog lease while holding them
  * @param heldWindow how long renewal commands are counted
  * @param jmhIterationSeconds length of each JMH iteration
+ * @param asyncWaiters asynchronous waiters waiting at once, one per busy key
  * @author distlock
  * @since 0.1.0
  */
 public record RunSettings(Phases uncontended, int uncontendedRounds, int threads, Phases contended, int processes,
 		int threadsPerProcess, Phases wideContended, int wideProcesses, int heldLocks, Duration heldLease,
-		Duration heldWindow, int jmhIterationSeconds) {
+		Duration heldWindow, int jmhIterationSeconds, int asyncWaiters) {
 
 	/**
 	 * Locks lock4j holds in the held-locks run: its Redis executor starts a
@@ -60,7 +61,7 @@ public record RunSettings(Phases uncontended, int uncontendedRounds, int threads
 		return new RunSettings(new Phases(Duration.ofSeconds(1), Duration.ofSeconds(2)), 3, 16,
 				new Phases(Duration.ofSeconds(3), Duration.ofSeconds(10)), 4, 4,
 				new Phases(Duration.ofSeconds(3), Duration.ofSeconds(6)), 8, 10_000, Duration.ofSeconds(3),
-				Duration.ofSeconds(6), 1);
+				Duration.ofSeconds(6), 1, 10_000);
 	}
 
 	/**
@@ -71,7 +72,7 @@ public record RunSettings(Phases uncontended, int uncontendedRounds, int threads
 		return new RunSettings(new Phases(Duration.ofMillis(300), Duration.ofMillis(500)), 1, 16,
 				new Phases(Duration.ofMillis(500), Duration.ofSeconds(1)), 4, 4,
 				new Phases(Duration.ofMillis(500), Duration.ofSeconds(1)), 8, 1_000, Duration.ofSeconds(3),
-				Duration.ofSeconds(3), 1);
+				Duration.ofSeconds(3), 1, 1_000);
 	}
 
 	/**
@@ -91,7 +92,8 @@ public record RunSettings(Phases uncontended, int uncontendedRounds, int threads
 		return "uncontended 1 warm-up + " + this.uncontendedRounds
 				+ " measured rounds taking the libraries in turn, each " + seconds(this.uncontended) + "; contended "
 				+ seconds(this.contended) + " (warm-up + measured, per library); distlock with " + this.wideProcesses
-				+ " processes " + seconds(this.wideContended) + "; read-write " + seconds(this.contended) + " per run";
+				+ " processes " + seconds(this.wideContended) + "; read-write " + seconds(this.contended) + " per run; "
+				+ this.asyncWaiters + " asynchronous waiters";
 	}
 
 	private static String seconds(Phases phases) {

@@ -28,12 +28,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * @author distlock
  * @since 0.1.0
  */
-final class SpringRedis {
+public final class SpringRedis {
 
 	private SpringRedis() {
 	}
 
-	static LettuceConnectionFactory connectionFactory(RedisEndpoint endpoint) {
+	/**
+	 * Create and start a connection factory; destroy it when done.
+	 * @param endpoint the Redis
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisEndpoint endpoint) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(endpoint.host(), endpoint.port()));
 		factory.afterPropertiesSet();

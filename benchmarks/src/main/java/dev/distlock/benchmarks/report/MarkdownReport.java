@@ -18,12 +18,14 @@ package dev.distlock.benchmarks.report;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 import dev.distlock.benchmarks.RunSettings;
 import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.AsyncWaitersResult;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.ReadWriteResult;
@@ -69,6 +71,7 @@ public final class MarkdownReport {
 		contended(out, measurements);
 		readWrite(out, measurements);
 		held(out, measurements);
+		asyncWaiters(out, measurements.asyncWaiters);
 		annotation(out, measurements);
 		return out.toString();
 	}
@@ -282,6 +285,42 @@ public final class MarkdownReport {
 				.append(" |\n");
 		}
 		out.append('\n');
+	}
+
+	private void asyncWaiters(StringBuilder out, Outcome<AsyncWaitersResult> outcome) {
+		out.append("## Asynchronous waiters: ")
+			.append(String.format(Locale.ROOT, "%,d", this.settings.asyncWaiters()))
+			.append(" `acquireAsync` calls on as many busy keys (distlock)\n\n");
+		out.append("A holder client takes every key; a second client (its own `RedisLockStore` and connection, same ")
+			.append("Redis) starts one `acquireAsync` per key, watchdog mode, and waits until the sum of its ")
+			.append("`waitingCount` is the number of waiters; then the holder releases every key (`releaseAsync`). ")
+			.append("Threads are live platform threads (`ThreadMXBean`) beyond those alive before the waiters ")
+			.append("started, measured after one warm-up wait of the same client; the peaks come from the JVM's peak ")
+			.append("thread count; the target counts the threads while the waiters start and wait, the peak while the holder ")
+			.append("releases and the waiters are granted is shown with the threads started then (pool threads outlive ")
+			.append("their work, so the pools that grew still show). Heap is used heap after a collection hint, so approximate; it includes each ")
+			.append("waiter's future. Grant times run from the holder's first release to each waiter's future ")
+			.append("completing. Afterwards the waiters release and the run checks that nothing is left.\n\n");
+		out.append(outcome.format(MarkdownReport::asyncWaitersTable)).append("\n\n");
+	}
+
+	static String asyncWaitersTable(AsyncWaitersResult result) {
+		return "| Figure | distlock |\n|---|---|\n" + "| waiters | " + result.waiters() + " |\n" + "| threads before | "
+				+ result.threadsBefore() + " |\n" + "| threads added while all wait | "
+				+ result.threadsAddedWhileWaiting() + " |\n" + "| threads added, peak while starting | "
+				+ (result.peakThreadsStarting() - result.threadsBefore()) + " |\n"
+				+ "| threads added, peak while being granted | "
+				+ (result.peakThreadsGranting() - result.threadsBefore()) + " |\n"
+				+ "| threads alive after the grants that were not before | " + Targets.threadNames(result.newThreads())
+				+ " |\n" + "| heap before (MB) | " + Format.decimal(result.heapBefore() / 1e6) + " |\n"
+				+ "| heap added while waiting (MB, approx.) | " + Format.decimal(result.heapAddedBytes() / 1e6) + " |\n"
+				+ "| heap per waiter (bytes, approx.) | " + Format.ops(result.heapBytesPerWaiter()) + " |\n"
+				+ "| first call to all waiting (ms) | " + Format.millis(result.startNanos()) + " |\n"
+				+ "| holder's releases complete (ms) | " + Format.millis(result.releaseNanos()) + " |\n"
+				+ "| grant p50 / p99 after the first release (ms) | " + Format.millis(result.grant().p50Nanos()) + " / "
+				+ Format.millis(result.grant().p99Nanos()) + " |\n" + "| all granted after the first release (ms) | "
+				+ Format.millis(result.allGrantedNanos()) + " |\n" + "| failed / held after release / lock keys left | "
+				+ result.failed() + " / " + result.heldAfter() + " / " + result.lockKeysLeft() + " |";
 	}
 
 	private static String commands(Map<String, Long> commands) {

@@ -20,6 +20,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.AsyncWaitersResult;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.Latency;
@@ -59,6 +60,9 @@ public final class Measurements {
 	 * The same work with distlock's write lock only (readers take the write lock too).
 	 */
 	public Outcome<ReadWriteResult> writeLockOnly = Outcome.notApplicable("not run");
+
+	/** Many asynchronous waiters on busy keys, distlock only. */
+	public Outcome<AsyncWaitersResult> asyncWaiters = Outcome.notApplicable("not run");
 
 	/** Round-trip time of {@code PING} on the benchmark Redis. */
 	public Latency roundTrip = new Latency(0, 0, 0);

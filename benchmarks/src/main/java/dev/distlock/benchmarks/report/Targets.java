@@ -19,10 +19,12 @@ package dev.distlock.benchmarks.report;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.AsyncWaitersResult;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.ReadWriteResult;
@@ -58,6 +60,8 @@ final class Targets {
 
 	static final String READERS = "16 readers + 1 writer";
 
+	static final int ASYNC_WAITER_THREADS = 4;
+
 	private Targets() {
 	}
 
@@ -80,6 +84,7 @@ final class Targets {
 					held.extraThreads() + " extra threads", "0", held.extraThreads() <= 0,
 					"thread count measured; timers: one scheduled renewal task per client (LeaseWatchdog)"));
 		}
+		targets.addAll(asyncWaiters(measurements.asyncWaiters));
 		targets.addAll(readWrite(measurements));
 		targets.add(annotation(measurements.annotation));
 		long violations = measurements.contended.values()
@@ -181,6 +186,45 @@ final class Targets {
 
 	static double scriptsPerCriticalSection(ContendedResult result) {
 		return result.commandsPerOp().getOrDefault("evalsha", 0.0) + result.commandsPerOp().getOrDefault("eval", 0.0);
+	}
+
+	/**
+	 * Asynchronous waiters on busy keys: the threads they add while they start and wait
+	 * against the issue's bound (as its thread-bound test counts them; the peak while the
+	 * holder releases and the waiters are granted is shown beside it, with the names of
+	 * the threads started then), and whether every waiter was granted with nothing left
+	 * held afterwards. Heap and times are figures of the section, not targets.
+	 */
+	static List<Target> asyncWaiters(Outcome<AsyncWaitersResult> outcome) {
+		AsyncWaitersResult result = outcome.value();
+		if (result == null) {
+			return List.of(Target.notMeasured("Asynchronous waiters: add at most 4 threads",
+					String.valueOf(outcome.failure())));
+		}
+		String workload = String.format(Locale.ROOT, "%,d", result.waiters()) + " asynchronous waiters";
+		return List.of(
+				Target.of(workload + ": add at most 4 threads", result.waitingThreadsAdded() + " threads",
+						"<= " + ASYNC_WAITER_THREADS, result.waitingThreadsAdded() <= ASYNC_WAITER_THREADS,
+						"live platform threads while the waiters start and wait, beyond the " + result.threadsBefore()
+								+ " before (" + result.threadsAddedWhileWaiting()
+								+ " while all wait); not counted: the peak while the holder releases and the "
+								+ "waiters are granted, " + (result.peakThreadsGranting() - result.threadsBefore())
+								+ " (new threads then: " + threadNames(result.newThreads()) + ")"),
+				Target.of(
+						workload + ": all granted after the release, nothing left held", result.failed() + " failed, "
+								+ result.heldAfter() + " held, " + result.lockKeysLeft() + " lock keys left",
+						"0, 0, 0", result.allGrantedAndCleanedUp(),
+						"all granted " + Format.millis(result.allGrantedNanos())
+								+ " ms after the holder's first release; held = the waiting client's heldCount() "
+								+ "after its releases, lock keys = keys still held in Redis"));
+	}
+
+	static String threadNames(Map<String, Integer> threads) {
+		return threads.isEmpty() ? "none"
+				: threads.entrySet()
+					.stream()
+					.map((entry) -> entry.getKey() + " x" + entry.getValue())
+					.collect(Collectors.joining(", "));
 	}
 
 	/**

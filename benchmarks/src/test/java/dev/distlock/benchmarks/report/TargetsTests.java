@@ -19,8 +19,10 @@ package dev.distlock.benchmarks.report;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.distlock.benchmarks.contender.Contender;
+import dev.distlock.benchmarks.workload.AsyncWaitersResult;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.Latency;
 import dev.distlock.benchmarks.workload.Throughput;
@@ -139,6 +141,51 @@ class TargetsTests {
 		assertThat(target(measurements, "p99 wait no worse than Redisson's fair lock").verdict()).isEqualTo("PASS");
 		assertThat(target(measurements, "cross-process hand-off p50 <= 2 Redis round trips").verdict())
 			.isEqualTo("MISS");
+	}
+
+	@Test
+	void allowsAsynchronousWaitersAtMostFourThreadsWhileTheyStartAndWait() {
+		Measurements measurements = new Measurements();
+		measurements.asyncWaiters = Outcome.success(asyncWaiters(10_000, 40, 42, 44, 49, 0, 0, 0));
+		Target threads = target(measurements, "10,000 asynchronous waiters: add at most 4 threads");
+		assertThat(threads.verdict()).isEqualTo("PASS");
+		assertThat(threads.measured()).isEqualTo("4 threads");
+		assertThat(threads.note()).isEqualTo("live platform threads while the waiters start and wait, beyond the 40 "
+				+ "before (2 while all wait); not counted: the peak while the holder releases and the waiters are "
+				+ "granted, 9 (new threads then: distlock-holder-callback-* x2, distlock-redis-command-* x7)");
+		measurements.asyncWaiters = Outcome.success(asyncWaiters(10_000, 40, 42, 45, 41, 0, 0, 0));
+		assertThat(target(measurements, "add at most 4 threads").verdict()).isEqualTo("MISS");
+		measurements.asyncWaiters = Outcome.success(asyncWaiters(10_000, 40, 45, 41, 41, 0, 0, 0));
+		assertThat(target(measurements, "add at most 4 threads").verdict()).isEqualTo("MISS");
+	}
+
+	@Test
+	void missesTheCleanUpTargetWhenAWaiterFailedOrALockWasLeft() {
+		Measurements measurements = new Measurements();
+		measurements.asyncWaiters = Outcome.success(asyncWaiters(1_000, 40, 40, 40, 40, 0, 0, 0));
+		assertThat(target(measurements, "1,000 asynchronous waiters: all granted").verdict()).isEqualTo("PASS");
+		measurements.asyncWaiters = Outcome.success(asyncWaiters(1_000, 40, 40, 40, 40, 0, 0, 3));
+		Target left = target(measurements, "all granted after the release, nothing left held");
+		assertThat(left.verdict()).isEqualTo("MISS");
+		assertThat(left.measured()).isEqualTo("0 failed, 0 held, 3 lock keys left");
+		measurements.asyncWaiters = Outcome.success(asyncWaiters(1_000, 40, 40, 40, 40, 2, 0, 0));
+		assertThat(target(measurements, "nothing left held").verdict()).isEqualTo("MISS");
+	}
+
+	@Test
+	void reportsTheAsynchronousWaitersAsNotMeasuredWhenTheRunFailed() {
+		Measurements measurements = new Measurements();
+		measurements.asyncWaiters = Outcome.failed("TimeoutException: not all waiting");
+		Target threads = target(measurements, "Asynchronous waiters: add at most 4 threads");
+		assertThat(threads.verdict()).isEqualTo("NOT MEASURED");
+		assertThat(threads.note()).isEqualTo("TimeoutException: not all waiting");
+	}
+
+	private static AsyncWaitersResult asyncWaiters(int waiters, int before, int whileWaiting, int peakStarting,
+			int peakGranting, long failed, int heldAfter, long lockKeysLeft) {
+		return new AsyncWaitersResult(waiters, before, whileWaiting, peakStarting, peakGranting, 0, 0, 0, 0, 12_000_000,
+				new Latency(waiters, 5_000_000, 11_000_000), failed, heldAfter, lockKeysLeft,
+				new TreeMap<>(Map.of("distlock-redis-command-*", 7, "distlock-holder-callback-*", 2)));
 	}
 
 	private static Target target(Measurements measurements, String name) {
