@@ -41,7 +41,7 @@ import dev.distlock.benchmarks.contender.SpringRedis;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.RedisLockStore;
+import dev.distlock.redis.RedisLockStore;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
