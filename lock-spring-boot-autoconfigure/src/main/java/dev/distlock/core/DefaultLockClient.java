@@ -359,7 +359,9 @@ public final class DefaultLockClient implements LockClient {
 		Locks.waitNanos(sorted.get(0), waitTime);
 		Locks.validateLease(sorted.get(0), leaseTime);
 		if (isFair() && !this.engine.store.supports(Capability.FAIR_LOCKS)) {
-			throw new UnsupportedOperationException(this.engine.store.getClass().getName() + " has no fair locks");
+			throw new UnsupportedOperationException(
+					"Lock " + sorted + " cannot be taken fairly: " + this.engine.store.getClass().getName()
+							+ " has no fair locks (it does not declare " + Capability.FAIR_LOCKS + ")");
 		}
 		return sorted;
 	}

@@ -132,7 +132,8 @@ final class ReadLocks implements LockClient {
 		Locks.validateLease(sorted.get(0), leaseTime);
 		if (!this.locks.engine.store.supports(Capability.READ_LOCKS)) {
 			throw new UnsupportedOperationException(
-					this.locks.engine.store.getClass().getName() + " has no read locks");
+					"Lock " + sorted + " cannot be read-locked: " + this.locks.engine.store.getClass().getName()
+							+ " has no read locks (it does not declare " + Capability.READ_LOCKS + ")");
 		}
 		return sorted;
 	}

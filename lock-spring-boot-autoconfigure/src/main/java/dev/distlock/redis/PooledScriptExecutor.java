@@ -49,7 +49,7 @@ final class PooledScriptExecutor implements ScriptExecutor {
 	/**
 	 * Commands that may wait for a thread, by default.
 	 */
-	static final int DEFAULT_QUEUE_CAPACITY = 1024;
+	static final int DEFAULT_QUEUE_CAPACITY = 16_384;
 
 	private static final AtomicInteger executors = new AtomicInteger();
 
