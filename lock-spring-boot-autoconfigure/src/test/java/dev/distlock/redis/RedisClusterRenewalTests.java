@@ -77,10 +77,10 @@ class RedisClusterRenewalTests {
 	void tenThousandLocksSurviveThreeLeasePeriodsRenewedOneScriptPerSlotOnEveryNode() throws Exception {
 		StringRedisTemplate redis = TestRedis.template(connectionFactory);
 		RedisLockStore store = new RedisLockStore(redis);
-		// One renewal call for every lease, so that the store sends all of a round's
-		// scripts at once (the engine still sends its batches one after another)
+		// The default batch size: the watchdog sends the 20 batches of a round together,
+		// and the store one script per slot of each batch at once
 		try (DefaultLockClient client = new DefaultLockClient(store,
-				LockClientSettings.defaults().withWatchdogLease(LEASE).withRenewalBatchSize(LOCKS))) {
+				LockClientSettings.defaults().withWatchdogLease(LEASE))) {
 			List<String> keys = new ArrayList<>(LOCKS);
 			for (int i = 0; i < LOCKS; i++) {
 				keys.add("renewed-at-scale:" + i);
