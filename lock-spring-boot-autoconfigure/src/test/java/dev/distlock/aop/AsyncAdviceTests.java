@@ -113,7 +113,8 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 			Probe probe = context.getBean(Probe.class);
 			CompletableFuture<String> never = orders.never("d");
 			awaitLocked("order:d");
-			// The body runs once the grant reached the caller, a moment after Redis has it
+			// The body runs once the grant reached the caller, a moment after Redis has
+			// it
 			await().atMost(Duration.ofSeconds(5)).until(() -> probe.neverWork.get() != null);
 			assertThat(never.cancel(true)).isTrue();
 			awaitNoLocks();
