@@ -75,7 +75,7 @@ final class PausedRepliesLockStore implements LockStore {
 		return this.requests.get();
 	}
 
-	private <T> CompletionStage<T> reply(CompletionStage<T> sent) {
+	private <T extends @Nullable Object> CompletionStage<T> reply(CompletionStage<T> sent) {
 		this.requests.incrementAndGet();
 		CompletableFuture<T> reply = new CompletableFuture<>();
 		sent.whenComplete((value, failure) -> {
@@ -126,11 +126,17 @@ final class PausedRepliesLockStore implements LockStore {
 	}
 
 	@Override
+	// NullAway reads the LockStore class file without the @Nullable of its type
+	// arguments (see CountingLockStore)
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		return reply(this.store.tryAcquireAll(keys, token, lease));
 	}
 
 	@Override
+	// NullAway reads the LockStore class file without the @Nullable of its type
+	// arguments (see CountingLockStore)
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		return this.store.handOver(key, token, nextToken, lease);
 	}
