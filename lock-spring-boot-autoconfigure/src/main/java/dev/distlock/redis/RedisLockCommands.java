@@ -25,6 +25,7 @@ import java.util.function.Function;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.FairQueueLimits;
 import dev.distlock.core.ReadWriteTiming;
 import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +44,8 @@ final class RedisLockCommands {
 		.toString(ReadWriteTiming.PENDING_WRITER_RECHECK.toMillis());
 
 	static final String WRITER_WAITING_MILLIS = Long.toString(ReadWriteTiming.WRITER_WAITING.toMillis());
+
+	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
 	private final ScriptExecutor executor;
 
@@ -70,8 +73,10 @@ final class RedisLockCommands {
 	CompletableFuture<Attempt> tryAcquireFair(LockKeys keys, String token, Duration lease,
 			@Nullable Duration grantTimeout, String publishCommand) {
 		String grant = (grantTimeout != null) ? millis(grantTimeout) : "";
-		return run(keys, "acquire", LockScripts.FAIR_ACQUIRE, List.of(token, millis(lease), grant, publishCommand,
-				WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), RedisLockCommands::toAttempt);
+		return run(
+				keys, "acquire", LockScripts.FAIR_ACQUIRE, List.of(token, millis(lease), grant, publishCommand,
+						WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS, GONE_WAITERS_PER_STEP),
+				RedisLockCommands::toAttempt);
 	}
 
 	/**
@@ -92,7 +97,8 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> leave(LockKeys keys, String waiter, String publishCommand) {
-		return run(keys, "leave", LockScripts.LEAVE, List.of(waiter, publishCommand), RedisLockCommands::isOne);
+		return run(keys, "leave", LockScripts.LEAVE, List.of(waiter, publishCommand, GONE_WAITERS_PER_STEP),
+				RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
@@ -118,7 +124,8 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> release(LockKeys keys, String token, String publishCommand) {
-		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand), RedisLockCommands::isOne);
+		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand, GONE_WAITERS_PER_STEP),
+				RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<Boolean> isOwner(LockKeys keys, String token) {

@@ -189,9 +189,9 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Readers are stored as a hash under the lock key (reader token to the end of its
-	 * lease in server milliseconds), so that the write lock's {@code SET NX} fails while
-	 * they hold it.
+	 * Readers are stored as a sorted set under the lock key (reader tokens scored by the
+	 * end of their lease in server milliseconds, pruned by score), so that the write
+	 * lock's {@code SET NX} fails while they hold it.
 	 */
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
