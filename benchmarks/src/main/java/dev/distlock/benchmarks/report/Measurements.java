@@ -24,6 +24,7 @@ import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.Latency;
 import dev.distlock.benchmarks.workload.ReadWriteResult;
+import dev.distlock.benchmarks.workload.ReaderRenewalWorkload.ReaderRenewalResult;
 import dev.distlock.benchmarks.workload.Throughput;
 import org.jspecify.annotations.Nullable;
 
@@ -59,6 +60,11 @@ public final class Measurements {
 	 * The same work with distlock's write lock only (readers take the write lock too).
 	 */
 	public Outcome<ReadWriteResult> writeLockOnly = Outcome.notApplicable("not run");
+
+	/**
+	 * Renewal of read locks on a key held by many readers, Redis time per batch.
+	 */
+	public Outcome<ReaderRenewalResult> readerRenewal = Outcome.notApplicable("not run");
 
 	/** Round-trip time of {@code PING} on the benchmark Redis. */
 	public Latency roundTrip = new Latency(0, 0, 0);
