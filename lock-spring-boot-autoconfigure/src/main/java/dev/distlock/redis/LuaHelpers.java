@@ -198,9 +198,16 @@ final class LuaHelpers {
 	 * of the queue on the way (the rest are dropped by later steps); else wake the
 	 * waiting client whose registration is oldest (publishing its id and dropping the
 	 * registration), or publish {@code released} to everyone if no client is registered.
+	 * The fast path: when neither a waiter registration nor a fair queue exists (one
+	 * {@code EXISTS}), it only publishes {@code released}, for the listeners that do not
+	 * register (read locks, several keys, clients that do not wake one waiter).
 	 */
 	static final LuaHelper HAND_OFF = new LuaHelper("handOff", """
 			local function handOff(publish, budget)
+			  if redis.call('exists', waitersKey, queueKey) == 0 then
+			    redis.call(publish, channel, 'released')
+			    return
+			  end
 			  local at = now()
 			  local dropped = 0
 			  while true do

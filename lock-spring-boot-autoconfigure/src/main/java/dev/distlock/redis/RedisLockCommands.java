@@ -22,10 +22,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.FairQueueLimits;
+import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.ReadWriteTiming;
 import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
@@ -44,6 +45,10 @@ final class RedisLockCommands {
 		.toString(ReadWriteTiming.PENDING_WRITER_RECHECK.toMillis());
 
 	static final String WRITER_WAITING_MILLIS = Long.toString(ReadWriteTiming.WRITER_WAITING.toMillis());
+
+	private static final String[] SECONDS = IntStream.rangeClosed(0, 60)
+		.mapToObj((seconds) -> Long.toString(seconds * 1000L))
+		.toArray(String[]::new);
 
 	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
@@ -228,8 +233,18 @@ final class RedisLockCommands {
 		return (List<Long>) reply;
 	}
 
+	/**
+	 * Return a duration in milliseconds as text, without allocating for the common leases
+	 * (whole seconds up to a minute).
+	 * @param duration the duration
+	 * @return its milliseconds
+	 */
 	static String millis(Duration duration) {
-		return Long.toString(duration.toMillis());
+		long millis = duration.toMillis();
+		if (millis % 1000 == 0 && millis >= 0 && millis / 1000 < SECONDS.length) {
+			return SECONDS[(int) (millis / 1000)];
+		}
+		return Long.toString(millis);
 	}
 
 }

@@ -147,6 +147,42 @@ class RedisScriptCostTests {
 			.isEqualTo(20_000 - budget + 1);
 	}
 
+	@Test
+	void anUncontendedAcquireAndReleaseRunOneScriptEachWithoutWaitingBookkeeping() {
+		assertThat(Stages.join(this.store.tryAcquire("warm-up", "owner", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.release("warm-up", "owner"))).isTrue();
+		Map<String, Long> acquire = measure(
+				() -> assertThat(Stages.join(this.store.tryAcquire("fast", "owner", LEASE)).acquired()).isTrue());
+		assertThat(acquire).as("SET NX PX, the writer-waiting mark, and the fence (TIME, SET GET)")
+			.isEqualTo(Map.of("scripts", 1L, "set", 2L, "get", 1L, "time", 1L));
+		Map<String, Long> release = measure(
+				() -> assertThat(Stages.join(this.store.release("fast", "owner"))).isTrue());
+		assertThat(release).as("owner check, DEL, one EXISTS for waiters, the broadcast")
+			.isEqualTo(Map.of("scripts", 1L, "type", 1L, "get", 1L, "del", 1L, "exists", 1L, "publish", 1L));
+	}
+
+	@Test
+	void theKeysOfALockAreBuiltOnceAndLeasesInWholeSecondsAreNotFormattedPerCall() {
+		LockKeys keys = this.store.keys("order:1");
+		assertThat(this.store.keys("order:1")).isSameAs(keys);
+		assertThat(this.store.keys("order:2")).isNotSameAs(keys).isEqualTo(LockKeys.of("lock:", "order:2"));
+		assertThat(RedisLockCommands.millis(Duration.ofSeconds(30))).isEqualTo("30000")
+			.isSameAs(RedisLockCommands.millis(Duration.ofSeconds(30)));
+		assertThat(RedisLockCommands.millis(Duration.ofMillis(1500))).isEqualTo("1500");
+		assertThat(RedisLockCommands.millis(Duration.ofMinutes(5))).isEqualTo("300000");
+	}
+
+	@Test
+	void aReleaseDoesTheWaitingBookkeepingOnlyWhenAWaiterRegistered() {
+		assertThat(Stages.join(this.store.tryAcquire("waited", "owner", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire("waited", "other", LEASE, "client-2", LEASE)).acquired())
+			.isFalse();
+		Map<String, Long> release = measure(
+				() -> assertThat(Stages.join(this.store.release("waited", "owner"))).isTrue());
+		assertThat(release).containsEntry("zrem", 1L).containsEntry("publish", 1L).containsKey("zremrangebyscore");
+		assertThat(redis.hasKey(LockKeys.of(this.store.keyPrefix(), "waited").waitersKey())).isFalse();
+	}
+
 	/**
 	 * Hold a fair lock, queue {@code gone} waiters that stop attempting and one live one
 	 * behind them, wait until the gone ones count as gone, and measure the release.
