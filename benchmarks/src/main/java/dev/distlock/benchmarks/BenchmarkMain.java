@@ -36,6 +36,7 @@ import dev.distlock.benchmarks.workload.ContendedWorkload;
 import dev.distlock.benchmarks.workload.HeldLocksWorkload;
 import dev.distlock.benchmarks.workload.Latency;
 import dev.distlock.benchmarks.workload.ReadWriteWorkload;
+import dev.distlock.benchmarks.workload.ReaderRenewalWorkload;
 import dev.distlock.benchmarks.workload.UncontendedRounds;
 import dev.distlock.benchmarks.workload.UncontendedWorkload;
 
@@ -104,6 +105,11 @@ public final class BenchmarkMain {
 			if (contenders.contains(Contender.DISTLOCK)) {
 				log("read-write, write lock only: " + Contender.DISTLOCK.label());
 				measurements.writeLockOnly = Outcome.of(() -> readWrite.run(Contender.DISTLOCK, endpoint, false));
+			}
+			if (contenders.contains(Contender.DISTLOCK)) {
+				log("read lock renewal: " + Contender.DISTLOCK.label());
+				measurements.readerRenewal = Outcome
+					.of(() -> new ReaderRenewalWorkload(5_000, 500, 20).run(endpoint, admin));
 			}
 			HeldLocksWorkload held = new HeldLocksWorkload(settings.heldLease(), settings.heldWindow());
 			for (Contender contender : uncontendedContenders) {

@@ -118,6 +118,23 @@ public final class RedisAdmin implements AutoCloseable {
 	}
 
 	/**
+	 * Return the microseconds Redis spent in scripts ({@code EVAL} and {@code EVALSHA},
+	 * including the commands they ran) since the server started, from
+	 * {@code INFO commandstats}.
+	 * @return the microseconds
+	 */
+	public long scriptMicros() {
+		return commands().info("commandstats")
+			.lines()
+			.filter((line) -> line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:"))
+			.mapToLong((line) -> {
+				String usec = line.substring(line.indexOf("usec=") + "usec=".length());
+				return Long.parseLong(usec.substring(0, usec.indexOf(',')));
+			})
+			.sum();
+	}
+
+	/**
 	 * Start logging every command a client sends (the slow log with a zero threshold).
 	 * Commands that Lua scripts run are logged too, but under a client address of their
 	 * own, so {@link #stopCountingCommands()} can leave them out.

@@ -75,7 +75,10 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final Map<String, Map<String, Long>> waiters = new HashMap<>();
 
-	private final Map<String, Deque<Queued>> queues = new HashMap<>();
+	/**
+	 * The fair queues: waiter token to its grant time, in arrival order.
+	 */
+	private final Map<String, LinkedHashMap<String, Duration>> queues = new HashMap<>();
 
 	private final Map<String, Map<String, Long>> alive = new HashMap<>();
 
@@ -125,26 +128,33 @@ public final class InMemoryLockStore implements LockStore {
 				return Attempt.granted(this.fences.getOrDefault(key, 0L));
 			}
 			Attempt refused = busyForWriter(key, token);
-			Deque<Queued> queue = this.queues.computeIfAbsent(key, (name) -> new ArrayDeque<>());
+			LinkedHashMap<String, Duration> queue = this.queues.computeIfAbsent(key, (name) -> new LinkedHashMap<>());
 			Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
 			if (refused == null) {
-				while (!queue.isEmpty() && !queue.peek().token.equals(token) && !isAlive(living, queue.peek().token)) {
-					living.remove(queue.poll().token);
-				}
-				if (queue.isEmpty() || queue.peek().token.equals(token)) {
-					if (!queue.isEmpty()) {
-						living.remove(queue.poll().token);
+				int dropped = 0;
+				while (dropped < FairQueueLimits.GONE_WAITERS_PER_STEP) {
+					String head = head(queue);
+					if (head == null) {
+						return grant(key, token, lease);
 					}
-					return grant(key, token, lease);
+					if (head.equals(token)) {
+						dequeue(key, token);
+						return grant(key, token, lease);
+					}
+					if (isAlive(living, head)) {
+						break;
+					}
+					dequeue(key, head);
+					dropped++;
 				}
-				String woken = handOver(key);
+				String woken = handOver(key, FairQueueLimits.GONE_WAITERS_PER_STEP - dropped);
 				if (woken != null) {
 					notifyLater(key, woken);
 				}
 			}
 			if (grantTimeout != null) {
 				if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
-					queue.add(new Queued(token, grantTimeout));
+					queue.put(token, grantTimeout);
 				}
 			}
 			return (refused != null) ? refused : busy(live(key));
@@ -159,7 +169,7 @@ public final class InMemoryLockStore implements LockStore {
 			if (current == null || !current.token.equals(token)) {
 				return Attempt.busy(null);
 			}
-			if (!this.queues.getOrDefault(key, new ArrayDeque<>()).isEmpty()) {
+			if (!this.queues.getOrDefault(key, new LinkedHashMap<>()).isEmpty()) {
 				return null;
 			}
 			return grant(key, nextToken, lease);
@@ -171,13 +181,13 @@ public final class InMemoryLockStore implements LockStore {
 		return execute(() -> {
 			requireReachable(key, "leave");
 			forget(this.waiters, key, waiter);
-			forget(this.alive, key, waiter);
+			dequeue(key, waiter);
 			Grant current = live(key);
 			if (current == null || !current.token.equals(waiter)) {
 				return null;
 			}
 			this.locks.remove(key);
-			notifyLater(key, handOver(key));
+			notifyLater(key, handOver(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return null;
 		});
 	}
@@ -257,7 +267,7 @@ public final class InMemoryLockStore implements LockStore {
 				this.locks.remove(key);
 				owned = true;
 			}
-			notifyLater(key, handOver(key));
+			notifyLater(key, handOver(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return owned;
 		});
 	}
@@ -496,21 +506,29 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	/**
-	 * Hand a free lock over: grant it to the first live fair waiter, else pick the
-	 * registered client whose registration is oldest.
+	 * Hand a free lock over: grant it to the first live fair waiter, dropping at most
+	 * {@code budget} gone waiters from the head of the queue, else pick the registered
+	 * client whose registration is oldest.
 	 * @return the waiter to wake, or {@code null} to wake every listener
 	 */
-	private @Nullable String handOver(String key) {
-		Deque<Queued> queue = this.queues.getOrDefault(key, new ArrayDeque<>());
+	private @Nullable String handOver(String key, int budget) {
+		LinkedHashMap<String, Duration> queue = this.queues.getOrDefault(key, new LinkedHashMap<>());
 		Map<String, Long> living = this.alive.getOrDefault(key, new HashMap<>());
+		int dropped = 0;
 		while (!queue.isEmpty()) {
-			Queued head = queue.poll();
-			boolean headAlive = isAlive(living, head.token);
-			living.remove(head.token);
-			if (headAlive) {
-				grant(key, head.token, head.grantTimeout);
-				return head.token;
+			Map.Entry<String, Duration> head = queue.entrySet().iterator().next();
+			String waiter = head.getKey();
+			Duration grantTimeout = head.getValue();
+			if (isAlive(living, waiter)) {
+				dequeue(key, waiter);
+				grant(key, waiter, grantTimeout);
+				return waiter;
 			}
+			if (dropped >= budget) {
+				break;
+			}
+			dequeue(key, waiter);
+			dropped++;
 		}
 		Map<String, Long> registered = this.waiters.getOrDefault(key, new HashMap<>());
 		long now = System.nanoTime();
@@ -524,6 +542,21 @@ public final class InMemoryLockStore implements LockStore {
 			registered.remove(woken);
 		}
 		return woken;
+	}
+
+	private static @Nullable String head(LinkedHashMap<String, Duration> queue) {
+		return queue.isEmpty() ? null : queue.keySet().iterator().next();
+	}
+
+	/**
+	 * Drop a fair waiter from the queue and the alive marks of {@code key}.
+	 */
+	private void dequeue(String key, String waiter) {
+		LinkedHashMap<String, Duration> queue = this.queues.get(key);
+		if (queue != null) {
+			queue.remove(waiter);
+		}
+		forget(this.alive, key, waiter);
 	}
 
 	private static void forget(Map<String, Map<String, Long>> registrations, String key, String waiter) {
@@ -687,10 +720,6 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	private record WriterWaiting(String token, boolean active, long expiresAtNanos) {
-
-	}
-
-	private record Queued(String token, Duration grantTimeout) {
 
 	}
 

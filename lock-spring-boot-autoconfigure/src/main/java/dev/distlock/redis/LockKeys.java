@@ -26,17 +26,19 @@ import org.springframework.util.StringUtils;
  * script of {@link LockScripts} receives them as {@code KEYS}:
  * <ol>
  * <li>{@link #lockKey() lock}: the writer's owner token (a string) or the readers (a
- * hash);</li>
+ * sorted set of reader tokens scored by when their lease ends);</li>
  * <li>{@link #fenceKey() fence}: the last fencing token granted;</li>
  * <li>{@link #channel() channel}: where releases are published;</li>
  * <li>{@link #writerWaitingKey() writer waiting}: the mark of a writer waiting for
  * readers;</li>
  * <li>{@link #waitersKey() waiters}: a sorted set of waiting clients, scored by when
  * their registration expires;</li>
- * <li>{@link #queueKey() queue}: the fair queue, a list of
- * {@code "grantMillis|token"};</li>
+ * <li>{@link #queueKey() queue}: the fair queue, a sorted set of waiter tokens scored by
+ * arrival;</li>
  * <li>{@link #aliveKey() alive}: a sorted set of fair waiter tokens, scored by when they
- * count as gone.</li>
+ * count as gone;</li>
+ * <li>{@link #grantsKey() grants}: a hash of fair waiter token to how long a grant to it
+ * lasts, in milliseconds.</li>
  * </ol>
  * A script on several locks receives, one lock after the other, the first keys of this
  * order that it needs. The application's key is wrapped in a hash tag, so every name of
@@ -55,7 +57,7 @@ public record LockKeys(String name, String lockKey, List<String> all) {
 	/**
 	 * How many keys each lock passes to a script.
 	 */
-	public static final int COUNT = 7;
+	public static final int COUNT = 8;
 
 	/**
 	 * Validate the keys.
@@ -76,8 +78,9 @@ public record LockKeys(String name, String lockKey, List<String> all) {
 	public static LockKeys of(String prefix, String name) {
 		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
 		String lockKey = prefix + "{" + escapeBraces(name) + "}";
-		return new LockKeys(name, lockKey, List.of(lockKey, lockKey + ":fence", lockKey + ":released",
-				lockKey + ":writer-waiting", lockKey + ":waiters", lockKey + ":queue", lockKey + ":alive"));
+		return new LockKeys(name, lockKey,
+				List.of(lockKey, lockKey + ":fence", lockKey + ":released", lockKey + ":writer-waiting",
+						lockKey + ":waiters", lockKey + ":queue", lockKey + ":alive", lockKey + ":grants"));
 	}
 
 	/**
@@ -128,6 +131,14 @@ public record LockKeys(String name, String lockKey, List<String> all) {
 	 */
 	public String aliveKey() {
 		return this.all.get(6);
+	}
+
+	/**
+	 * Return the key of the hash of fair waiters' grant times ({@code KEYS[8]}).
+	 * @return the grants key
+	 */
+	public String grantsKey() {
+		return this.all.get(7);
 	}
 
 	private static String escapeBraces(String name) {

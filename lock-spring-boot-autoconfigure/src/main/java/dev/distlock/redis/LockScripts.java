@@ -22,6 +22,7 @@ import java.util.List;
 import dev.distlock.redis.LuaScript.Reply;
 
 import static dev.distlock.redis.LuaHelpers.CLEAR_MARK;
+import static dev.distlock.redis.LuaHelpers.DEQUEUE;
 import static dev.distlock.redis.LuaHelpers.FENCE;
 import static dev.distlock.redis.LuaHelpers.GRANT_TO;
 import static dev.distlock.redis.LuaHelpers.HAND_OFF;
@@ -32,7 +33,6 @@ import static dev.distlock.redis.LuaHelpers.NOW;
 import static dev.distlock.redis.LuaHelpers.OWNERSHIP;
 import static dev.distlock.redis.LuaHelpers.READERS;
 import static dev.distlock.redis.LuaHelpers.REFUSED;
-import static dev.distlock.redis.LuaHelpers.WAITER_OF;
 import static dev.distlock.redis.LuaHelpers.WRITER;
 
 /**
@@ -46,18 +46,27 @@ import static dev.distlock.redis.LuaHelpers.WRITER;
  * (the renewal only the lock key, the several-key acquire lock, fence, channel and writer
  * waiting), so a batch carries no key it does not touch. <b>ARGV</b> is named by locals
  * at the top of each script body; every number the scripts use (leases, the
- * writer-waiting mark's life and re-check time) comes from Java through ARGV.
+ * writer-waiting mark's life and re-check time, the fair queue's budget of gone waiters
+ * per step) comes from Java through ARGV.
  * <p>
- * A lock key holds either a writer (a string: the owner token) or readers (a hash: reader
- * token to the server time in milliseconds when that reader's lease ends, the key's own
- * expiry the latest of them). Every script that touches a hash first drops the readers
- * whose lease ended, so a dead reader keeps writers out no longer than its own lease
- * while other readers keep renewing. A writer that keeps finding readers sets the
- * writer-waiting key for a short time; new readers are refused while it is set, so a
- * stream of readers cannot starve writers. The owner-checked scripts (release, renew,
- * owner check, expire after) work for writer and reader tokens alike ({@code ownership}
- * is the one owner check) and answer 0 (not the owner), never an error, for a token whose
- * key has the other type.
+ * A lock key holds either a writer (a string: the owner token) or readers (a sorted set:
+ * reader tokens scored by the server time in milliseconds when that reader's lease ends,
+ * the key's own expiry the latest of them). A writer's {@code SET NX} fails while the set
+ * exists. Every script that touches the readers first drops those whose lease ended, by
+ * score ({@code ZREMRANGEBYSCORE}), once per key per script, never reading the whole set,
+ * so a dead reader keeps writers out no longer than its own lease while other readers
+ * keep renewing, and every operation costs O(log n) in the number of readers.
+ * <p>
+ * The fair queue is a sorted set of waiter tokens scored by arrival (the last score plus
+ * one), next to the alive set (scored by when a waiter counts as gone) and the grant
+ * times (a hash); a waiter that leaves is removed from all three in O(log n), and one
+ * step (a release, a fair attempt, a leave) drops at most a fixed budget of gone waiters
+ * from the head of the queue, the rest being dropped by later steps. A writer that keeps
+ * finding readers sets the writer-waiting key for a short time; new readers are refused
+ * while it is set, so a stream of readers cannot starve writers. The owner-checked
+ * scripts (release, renew, owner check, expire after) work for writer and reader tokens
+ * alike ({@code ownership} is the one owner check) and answer 0 (not the owner), never an
+ * error, for a token whose key has the other type.
  * <p>
  * Two mechanisms pass a lock on without making it free for everyone: the
  * <em>hand-off</em> ({@code handOff}) of a release to a waiter (the first live fair
@@ -75,7 +84,7 @@ final class LockScripts {
 	 */
 	static final String KEY_LOCALS = """
 			local lockKey, fenceKey, channel, writerWaitingKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-			local waitersKey, queueKey, aliveKey = KEYS[5], KEYS[6], KEYS[7]
+			local waitersKey, queueKey, aliveKey, grantsKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 			""";
 
 	/**
@@ -112,7 +121,7 @@ final class LockScripts {
 					  return grant()
 					end
 					local refusal
-					if kind(lockKey) == 'hash' then
+					if kind(lockKey) == 'zset' then
 					  local left, first = readers(lockKey, now())
 					  if left == 0 then
 					    redis.call('set', lockKey, token, 'PX', leaseMillis)
@@ -133,23 +142,24 @@ final class LockScripts {
 
 	/**
 	 * Acquire a read lock: refused while a writer holds the key or a writer waits
-	 * ({@code marked}); else add our token to the readers' hash with its lease end, drop
-	 * the readers whose lease ended, and set the key's expiry to the latest reader's.
-	 * Readers get no fencing token. Returns {@code {1, 0}} when acquired, else {@code {0,
-	 * pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease millis.
+	 * ({@code marked}); else add our token to the readers' sorted set with its lease end,
+	 * drop the readers whose lease ended, and set the key's expiry to the latest
+	 * reader's. Readers get no fencing token. Returns {@code {1, 0}} when acquired, else
+	 * {@code {0, pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease
+	 * millis.
 	 */
 	static final LuaScript ACQUIRE_READ = LuaScript.of("acquire-read", Reply.MULTI, KEY_LOCALS,
 			List.of(NOW, KIND, READERS, MARKED), """
 					local token, leaseMillis = ARGV[1], ARGV[2]
 					local held = kind(lockKey)
-					if held ~= 'hash' and held ~= 'none' then
+					if held ~= 'zset' and held ~= 'none' then
 					  return {0, redis.call('pttl', lockKey)}
 					end
 					if marked(writerWaitingKey) then
 					  return {0, redis.call('pttl', writerWaitingKey)}
 					end
 					local at = now()
-					redis.call('hset', lockKey, token, string.format('%d', at + tonumber(leaseMillis)))
+					redis.call('zadd', lockKey, string.format('%d', at + tonumber(leaseMillis)), token)
 					readers(lockKey, at)
 					return {1, 0}
 					""");
@@ -160,24 +170,24 @@ final class LockScripts {
 	 * {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis 7+) so that a Cluster
 	 * sends the message to the channel's shard only. Returns 1 when released, 0 when the
 	 * lock belonged to someone else, was gone, or (a reader) its lease had ended. ARGV:
-	 * token, publish command.
+	 * token, publish command, budget of gone fair waiters to drop.
 	 */
 	static final LuaScript RELEASE = LuaScript.of("release", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, WAITER_OF, HAND_OFF), """
-					local token, publish = ARGV[1], ARGV[2]
+			List.of(NOW, KIND, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+					local token, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
 					  redis.call('del', lockKey)
-					  handOff(publish)
+					  handOff(publish, deadBudget)
 					  return 1
 					end
 					if role ~= 'reader' then
 					  return 0
 					end
 					local at = now()
-					redis.call('hdel', lockKey, token)
+					redis.call('zrem', lockKey, token)
 					if readers(lockKey, at) == 0 then
-					  handOff(publish)
+					  handOff(publish, deadBudget)
 					end
 					if ends <= at then
 					  return 0
@@ -188,19 +198,20 @@ final class LockScripts {
 	/**
 	 * Fair acquire of the write lock. If the lock holds our token (a release granted it
 	 * to us), claim it: extend it to our lease and return the fence of that grant. If the
-	 * lock is free, drop gone waiters from the head of the queue; take the lock if the
-	 * queue is empty or we are its head, else hand it off to the live head. If readers
-	 * hold it, drop those whose lease ended (the key may then be free) and, while some
-	 * are left, set the writer-waiting mark as {@link #ACQUIRE} does. When not acquired
-	 * and a grant time is given, join the queue's tail (once) and count as alive until
-	 * the server clock passes now plus the grant time. Returns {@code {1, fence}} or
-	 * {@code {0, pttl}}. ARGV: token, lease millis, grant millis (empty to not queue),
-	 * publish command, writer-waiting millis, re-check millis.
+	 * lock is free, drop gone waiters from the head of the queue (at most the budget);
+	 * take the lock if the queue is empty or we are its head, else hand it off to the
+	 * live head. If readers hold it, drop those whose lease ended (the key may then be
+	 * free) and, while some are left, set the writer-waiting mark as {@link #ACQUIRE}
+	 * does. When not acquired and a grant time is given, join the queue's tail (once) and
+	 * count as alive until the server clock passes now plus the grant time. Returns
+	 * {@code {1, fence}} or {@code {0, pttl}}. ARGV: token, lease millis, grant millis
+	 * (empty to not queue), publish command, writer-waiting millis, re-check millis,
+	 * budget of gone waiters to drop.
 	 */
 	static final LuaScript FAIR_ACQUIRE = LuaScript.of("fair-acquire", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, WRITER, REFUSED, CLEAR_MARK, FENCE, GRANT_TO, WAITER_OF, HAND_OFF), """
+			List.of(NOW, KIND, READERS, WRITER, REFUSED, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local token, leaseMillis, grantMillis, publish = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-					local markMillis, recheckMillis = ARGV[5], ARGV[6]
+					local markMillis, recheckMillis, deadBudget = ARGV[5], ARGV[6], tonumber(ARGV[7])
 					local held = writer(lockKey)
 					if held == token then
 					  redis.call('pexpire', lockKey, leaseMillis)
@@ -213,38 +224,39 @@ final class LockScripts {
 					end
 					local at = now()
 					local refusal = nil
-					if not held and kind(lockKey) == 'hash' then
+					if not held and kind(lockKey) == 'zset' then
 					  local left, first = readers(lockKey, at)
 					  if left > 0 then
 					    refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis)}
 					  end
 					end
 					if not held and not refusal then
-					  while true do
-					    local head = redis.call('lindex', queueKey, 0)
+					  local dropped = 0
+					  while dropped < deadBudget do
+					    local head = redis.call('zrange', queueKey, 0, 0)[1]
 					    if not head then
 					      return {1, grantTo(token, leaseMillis)}
 					    end
-					    local waiter = waiterOf(head)
-					    if waiter == token then
-					      redis.call('lpop', queueKey)
-					      redis.call('zrem', aliveKey, waiter)
+					    if head == token then
+					      dequeue(token)
 					      return {1, grantTo(token, leaseMillis)}
 					    end
-					    local deadline = tonumber(redis.call('zscore', aliveKey, waiter))
+					    local deadline = tonumber(redis.call('zscore', aliveKey, head))
 					    if deadline and deadline >= at then
 					      break
 					    end
-					    redis.call('lpop', queueKey)
-					    redis.call('zrem', aliveKey, waiter)
+					    dequeue(head)
+					    dropped = dropped + 1
 					  end
-					  handOff(publish)
+					  handOff(publish, deadBudget - dropped)
 					end
 					if grantMillis ~= '' then
 					  if redis.call('zadd', aliveKey, string.format('%d', at + tonumber(grantMillis)), token) == 1 then
-					    redis.call('rpush', queueKey, grantMillis .. '|' .. token)
+					    local last = redis.call('zrange', queueKey, -1, -1, 'WITHSCORES')[2]
+					    redis.call('zadd', queueKey, string.format('%d', (tonumber(last) or 0) + 1), token)
+					    redis.call('hset', grantsKey, token, grantMillis)
 					  end
-					  for _, key in ipairs({queueKey, aliveKey}) do
+					  for _, key in ipairs({queueKey, aliveKey, grantsKey}) do
 					    if redis.call('pttl', key) < tonumber(grantMillis) then
 					      redis.call('pexpire', key, grantMillis)
 					    end
@@ -266,7 +278,7 @@ final class LockScripts {
 					if ownership(lockKey, token) ~= 'writer' then
 					  return {0, 0}
 					end
-					if redis.call('llen', queueKey) > 0 then
+					if redis.call('exists', queueKey) == 1 then
 					  return {2, 0}
 					end
 					return {1, grantTo(nextToken, leaseMillis)}
@@ -274,19 +286,19 @@ final class LockScripts {
 
 	/**
 	 * Leave: a waiter that gives up drops its registration and its place in the fair
-	 * queue (its queue entry counts as gone and is dropped when it reaches the head); if
-	 * a release granted it the lock meanwhile, release that grant and hand the lock off.
-	 * Returns 1 when a grant was released, else 0. ARGV: waiter (client id or fair
-	 * token), publish command.
+	 * queue (its entry, alive mark and grant time, O(log n)); if a release granted it the
+	 * lock meanwhile, release that grant and hand the lock off. Returns 1 when a grant
+	 * was released, else 0. ARGV: waiter (client id or fair token), publish command,
+	 * budget of gone fair waiters to drop.
 	 */
 	static final LuaScript LEAVE = LuaScript.of("leave", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, WAITER_OF, HAND_OFF), """
-					local waiter, publish = ARGV[1], ARGV[2]
+			List.of(NOW, KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+					local waiter, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 					redis.call('zrem', waitersKey, waiter)
-					redis.call('zrem', aliveKey, waiter)
+					dequeue(waiter)
 					if ownership(lockKey, waiter) == 'writer' then
 					  redis.call('del', lockKey)
-					  handOff(publish)
+					  handOff(publish, deadBudget)
 					  return 1
 					end
 					return 0
@@ -312,7 +324,7 @@ final class LockScripts {
 					  local lockKey, writerWaitingKey = KEYS[base + 1], KEYS[base + 4]
 					  local held = kind(lockKey)
 					  local ttl = nil
-					  if held == 'hash' then
+					  if held == 'zset' then
 					    local left, first = readers(lockKey, at)
 					    if left > 0 then
 					      ttl = refused(writerWaitingKey, token, markMillis, first, recheckMillis)
@@ -358,7 +370,7 @@ final class LockScripts {
 					  readers(lockKey, at)
 					  return 0
 					end
-					redis.call('hset', lockKey, token, string.format('%d', at + tonumber(remainingMillis)))
+					redis.call('zadd', lockKey, string.format('%d', at + tonumber(remainingMillis)), token)
 					readers(lockKey, at)
 					return 1
 					""");
@@ -388,6 +400,7 @@ final class LockScripts {
 					local leaseMillis = ARGV[1]
 					local renewed = {}
 					local at = nil
+					local readKeys = {}
 					for i = 1, #KEYS / keysPerLock do
 					  local lockKey, token = KEYS[(i - 1) * keysPerLock + 1], ARGV[i + 1]
 					  renewed[i] = 0
@@ -398,11 +411,14 @@ final class LockScripts {
 					  elseif role == 'reader' then
 					    at = at or now()
 					    if ends > at then
-					      redis.call('hset', lockKey, token, string.format('%d', at + tonumber(leaseMillis)))
+					      redis.call('zadd', lockKey, 'XX', string.format('%d', at + tonumber(leaseMillis)), token)
 					      renewed[i] = 1
 					    end
-					    readers(lockKey, at)
+					    readKeys[lockKey] = true
 					  end
+					end
+					for lockKey in pairs(readKeys) do
+					  readers(lockKey, at)
 					end
 					return renewed
 					""");

@@ -39,7 +39,8 @@ final class LuaHelpers {
 			""");
 
 	/**
-	 * {@code kind(key)}: the type of a key ({@code string}, {@code hash}, {@code none}).
+	 * {@code kind(key)}: the type of a key ({@code string} for a writer, {@code zset} for
+	 * readers, {@code none}).
 	 */
 	static final LuaHelper KIND = new LuaHelper("kind", """
 			local function kind(key)
@@ -48,30 +49,22 @@ final class LuaHelpers {
 			""");
 
 	/**
-	 * {@code readers(key, at)}: drop the readers whose lease ended, delete the hash when
-	 * none is left or else set its expiry to the latest reader's; return how many readers
-	 * are left and how long until the first of them ends.
+	 * {@code readers(key, at)}: drop the readers whose lease ended (a range of the sorted
+	 * set by score, never the whole set), set the key's expiry to the latest reader's;
+	 * return how many readers are left and how long until the first of them ends. An
+	 * empty sorted set no longer exists, so the key is free then. Costs O(log n) plus the
+	 * readers dropped; a script calls it at most once per key.
 	 */
 	static final LuaHelper READERS = new LuaHelper("readers", """
 			local function readers(key, at)
-			  local fields = redis.call('hgetall', key)
-			  local left, soonest, latest = 0, nil, 0
-			  for i = 1, #fields, 2 do
-			    local ends = tonumber(fields[i + 1])
-			    if ends == nil or ends <= at then
-			      redis.call('hdel', key, fields[i])
-			    else
-			      left = left + 1
-			      if soonest == nil or ends < soonest then soonest = ends end
-			      if ends > latest then latest = ends end
-			    end
-			  end
-			  if left == 0 then
-			    redis.call('del', key)
+			  redis.call('zremrangebyscore', key, '-inf', string.format('%d', at))
+			  local first = redis.call('zrange', key, 0, 0, 'WITHSCORES')
+			  if #first == 0 then
 			    return 0, 0
 			  end
-			  redis.call('pexpireat', key, latest)
-			  return left, soonest - at
+			  local latest = redis.call('zrange', key, -1, -1, 'WITHSCORES')
+			  redis.call('pexpireat', key, string.format('%d', tonumber(latest[2])))
+			  return redis.call('zcard', key), tonumber(first[2]) - at
 			end
 			""");
 
@@ -87,8 +80,8 @@ final class LuaHelpers {
 			    if redis.call('get', key) == token then
 			      return 'writer'
 			    end
-			  elseif held == 'hash' then
-			    local ends = tonumber(redis.call('hget', key, token))
+			  elseif held == 'zset' then
+			    local ends = tonumber(redis.call('zscore', key, token))
 			    if ends ~= nil then
 			      return 'reader', ends
 			    end
@@ -187,38 +180,54 @@ final class LuaHelpers {
 			""");
 
 	/**
-	 * {@code waiterOf(entry)}: the token and grant millis of a fair queue entry.
+	 * {@code dequeue(waiter)}: drop a fair waiter from the queue, the alive set and the
+	 * grant times, O(log n).
 	 */
-	static final LuaHelper WAITER_OF = new LuaHelper("waiterOf", """
-			local function waiterOf(entry)
-			  local sep = string.find(entry, '|', 1, true)
-			  return string.sub(entry, sep + 1), string.sub(entry, 1, sep - 1)
+	static final LuaHelper DEQUEUE = new LuaHelper("dequeue", """
+			local function dequeue(waiter)
+			  redis.call('zrem', queueKey, waiter)
+			  redis.call('zrem', aliveKey, waiter)
+			  redis.call('hdel', grantsKey, waiter)
 			end
 			""");
 
 	/**
-	 * {@code handOff(publish)}, the release-time hand-off: after the lock became free,
-	 * grant it to the first fair waiter that is still alive (dropping gone ones), for its
-	 * grant time, and publish its token; else wake the waiting client whose registration
-	 * is oldest (publishing its id and dropping the registration), or publish
-	 * {@code released} to everyone if no client is registered.
+	 * {@code handOff(publish, budget)}, the release-time hand-off: after the lock became
+	 * free, grant it to the first fair waiter that is still alive, for its grant time,
+	 * and publish its token, dropping at most {@code budget} gone waiters from the head
+	 * of the queue on the way (the rest are dropped by later steps); else wake the
+	 * waiting client whose registration is oldest (publishing its id and dropping the
+	 * registration), or publish {@code released} to everyone if no client is registered.
+	 * The fast path: when neither a waiter registration nor a fair queue exists (one
+	 * {@code EXISTS}), it only publishes {@code released}, for the listeners that do not
+	 * register (read locks, several keys, clients that do not wake one waiter).
 	 */
 	static final LuaHelper HAND_OFF = new LuaHelper("handOff", """
-			local function handOff(publish)
+			local function handOff(publish, budget)
+			  if redis.call('exists', waitersKey, queueKey) == 0 then
+			    redis.call(publish, channel, 'released')
+			    return
+			  end
 			  local at = now()
+			  local dropped = 0
 			  while true do
-			    local head = redis.call('lpop', queueKey)
+			    local head = redis.call('zrange', queueKey, 0, 0)[1]
 			    if not head then
 			      break
 			    end
-			    local waiter, grantMillis = waiterOf(head)
-			    local deadline = tonumber(redis.call('zscore', aliveKey, waiter))
-			    redis.call('zrem', aliveKey, waiter)
-			    if deadline and deadline >= at then
-			      grantTo(waiter, grantMillis)
-			      redis.call(publish, channel, waiter)
+			    local deadline = tonumber(redis.call('zscore', aliveKey, head))
+			    local grantMillis = redis.call('hget', grantsKey, head)
+			    if deadline and deadline >= at and grantMillis then
+			      dequeue(head)
+			      grantTo(head, grantMillis)
+			      redis.call(publish, channel, head)
 			      return
 			    end
+			    if dropped >= budget then
+			      break
+			    end
+			    dequeue(head)
+			    dropped = dropped + 1
 			  end
 			  redis.call('zremrangebyscore', waitersKey, '-inf', '(' .. string.format('%d', at))
 			  local woken = redis.call('zrange', waitersKey, 0, 0)[1]
@@ -232,8 +241,8 @@ final class LuaHelpers {
 			""");
 
 	/**
-	 * {@code holder(key)}: the writer's token, one reader's token (the first in the hash)
-	 * when readers hold the key, or {@code nil}.
+	 * {@code holder(key)}: the writer's token, one reader's token (the one whose lease
+	 * ends first) when readers hold the key, or {@code nil}.
 	 */
 	static final LuaHelper HOLDER = new LuaHelper("holder", """
 			local function holder(key)
@@ -241,8 +250,8 @@ final class LuaHelpers {
 			  if held == 'string' then
 			    return redis.call('get', key)
 			  end
-			  if held == 'hash' then
-			    return redis.call('hkeys', key)[1]
+			  if held == 'zset' then
+			    return redis.call('zrange', key, 0, 0)[1]
 			  end
 			  return nil
 			end

@@ -22,8 +22,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.core.FairQueueLimits;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.ReadWriteTiming;
 import dev.distlock.core.Stages;
@@ -43,6 +45,12 @@ final class RedisLockCommands {
 		.toString(ReadWriteTiming.PENDING_WRITER_RECHECK.toMillis());
 
 	static final String WRITER_WAITING_MILLIS = Long.toString(ReadWriteTiming.WRITER_WAITING.toMillis());
+
+	private static final String[] SECONDS = IntStream.rangeClosed(0, 60)
+		.mapToObj((seconds) -> Long.toString(seconds * 1000L))
+		.toArray(String[]::new);
+
+	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
 	private final ScriptExecutor executor;
 
@@ -70,8 +78,10 @@ final class RedisLockCommands {
 	CompletableFuture<Attempt> tryAcquireFair(LockKeys keys, String token, Duration lease,
 			@Nullable Duration grantTimeout, String publishCommand) {
 		String grant = (grantTimeout != null) ? millis(grantTimeout) : "";
-		return run(keys, "acquire", LockScripts.FAIR_ACQUIRE, List.of(token, millis(lease), grant, publishCommand,
-				WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), RedisLockCommands::toAttempt);
+		return run(
+				keys, "acquire", LockScripts.FAIR_ACQUIRE, List.of(token, millis(lease), grant, publishCommand,
+						WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS, GONE_WAITERS_PER_STEP),
+				RedisLockCommands::toAttempt);
 	}
 
 	/**
@@ -92,7 +102,8 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> leave(LockKeys keys, String waiter, String publishCommand) {
-		return run(keys, "leave", LockScripts.LEAVE, List.of(waiter, publishCommand), RedisLockCommands::isOne);
+		return run(keys, "leave", LockScripts.LEAVE, List.of(waiter, publishCommand, GONE_WAITERS_PER_STEP),
+				RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
@@ -118,7 +129,8 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> release(LockKeys keys, String token, String publishCommand) {
-		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand), RedisLockCommands::isOne);
+		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand, GONE_WAITERS_PER_STEP),
+				RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<Boolean> isOwner(LockKeys keys, String token) {
@@ -221,8 +233,18 @@ final class RedisLockCommands {
 		return (List<Long>) reply;
 	}
 
+	/**
+	 * Return a duration in milliseconds as text, without allocating for the common leases
+	 * (whole seconds up to a minute).
+	 * @param duration the duration
+	 * @return its milliseconds
+	 */
 	static String millis(Duration duration) {
-		return Long.toString(duration.toMillis());
+		long millis = duration.toMillis();
+		if (millis % 1000 == 0 && millis >= 0 && millis / 1000 < SECONDS.length) {
+			return SECONDS[(int) (millis / 1000)];
+		}
+		return Long.toString(millis);
 	}
 
 }

@@ -86,6 +86,8 @@ public final class RedisLockStore implements LockStore {
 
 	private static final Duration SHARD_CHANNEL_LINGER = Duration.ofSeconds(1);
 
+	private static final int RECENT_KEYS = 1024;
+
 	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
@@ -99,6 +101,14 @@ public final class RedisLockStore implements LockStore {
 	private final RedisLockCommands commands;
 
 	private final RedisLockInspection inspection;
+
+	/**
+	 * The keys of recently used locks, direct-mapped by the lock key's hash, so that the
+	 * acquire, renewals and release of one acquisition build the names once. A slot is
+	 * overwritten by the next lock mapping to it; entries are immutable, so a racy read
+	 * sees either a complete entry or {@code null}.
+	 */
+	private final @Nullable LockKeys[] recentKeys = new LockKeys[RECENT_KEYS];
 
 	private volatile @Nullable ReleaseNotifications notifications;
 
@@ -189,9 +199,9 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Readers are stored as a hash under the lock key (reader token to the end of its
-	 * lease in server milliseconds), so that the write lock's {@code SET NX} fails while
-	 * they hold it.
+	 * Readers are stored as a sorted set under the lock key (reader tokens scored by the
+	 * end of their lease in server milliseconds, pruned by score), so that the write
+	 * lock's {@code SET NX} fails while they hold it.
 	 */
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
@@ -251,6 +261,10 @@ public final class RedisLockStore implements LockStore {
 	@Override
 	public CompletionStage<Boolean> release(String key, String token) {
 		LockKeys keys = keys(key);
+		ReleaseNotifications chosen = this.notifications;
+		if (chosen != null) {
+			return this.commands.release(keys, token, chosen.publishCommand());
+		}
 		return publishing(keys, (publish) -> this.commands.release(keys, token, publish));
 	}
 
@@ -310,7 +324,14 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	LockKeys keys(String key) {
-		return LockKeys.of(this.keyPrefix, key);
+		int slot = key.hashCode() & (RECENT_KEYS - 1);
+		LockKeys recent = this.recentKeys[slot];
+		if (recent != null && recent.name().equals(key)) {
+			return recent;
+		}
+		LockKeys keys = LockKeys.of(this.keyPrefix, key);
+		this.recentKeys[slot] = keys;
+		return keys;
 	}
 
 	/**

@@ -42,10 +42,10 @@ class LockScriptsTests {
 		LockKeys keys = LockKeys.of("lock:", "order");
 		List<String> suffixes = keys.all().stream().map((key) -> key.substring(keys.lockKey().length())).toList();
 		assertThat(suffixes).containsExactly("", ":fence", ":released", ":writer-waiting", ":waiters", ":queue",
-				":alive");
+				":alive", ":grants");
 		assertThat(LockScripts.KEY_LOCALS).contains(
 				"local lockKey, fenceKey, channel, writerWaitingKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]",
-				"local waitersKey, queueKey, aliveKey = KEYS[5], KEYS[6], KEYS[7]");
+				"local waitersKey, queueKey, aliveKey, grantsKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]");
 		for (LuaScript script : LockScripts.ALL) {
 			String source = script.source();
 			if (source.startsWith(LockScripts.KEY_LOCALS)) {
@@ -58,7 +58,7 @@ class LockScriptsTests {
 				Matcher index = KEYS_INDEX.matcher(source);
 				while (index.find()) {
 					assertThat(index.group(1)).as("%s indexes KEYS per lock", script)
-						.matches("base \\+ [1-7]|\\(i - 1\\) \\* keysPerLock \\+ [1-7]");
+						.matches("base \\+ [1-8]|\\(i - 1\\) \\* keysPerLock \\+ [1-8]");
 				}
 			}
 		}
@@ -84,6 +84,9 @@ class LockScriptsTests {
 	void theReadWriteTimingComesFromJavaThroughArgv() {
 		assertThat(LockScripts.ALL)
 			.allSatisfy((script) -> assertThat(script.source()).doesNotContain("20)").doesNotContain("2000"));
+		assertThat(LockScripts.FAIR_ACQUIRE.source()).contains("deadBudget = ARGV[5], ARGV[6], tonumber(ARGV[7])");
+		assertThat(List.of(LockScripts.RELEASE, LockScripts.LEAVE)).allSatisfy(
+				(script) -> assertThat(script.source()).contains("deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])"));
 		assertThat(LockScripts.ACQUIRE.source()).contains("recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]");
 	}
 
@@ -94,12 +97,12 @@ class LockScriptsTests {
 				.as("%s checks the owner only through ownership()", script)
 				.doesNotContain("redis.call('get', lockKey) ==")
 				.doesNotContain("redis.call('get', key) ==")
-				.doesNotContain("redis.call('hget', lockKey, token)"));
+				.doesNotContain("redis.call('zscore', lockKey, token)"));
 	}
 
 	@Test
 	void theReleaseTimeHandOffAndTheCohortHandOverHaveDifferentNames() {
-		assertThat(LockScripts.RELEASE.source()).contains("handOff(publish)").doesNotContain("handover");
+		assertThat(LockScripts.RELEASE.source()).contains("handOff(publish, deadBudget)").doesNotContain("handover");
 		assertThat(LockScripts.COHORT_HAND_OVER.source()).doesNotContain("handOff");
 	}
 

@@ -33,8 +33,8 @@ import org.springframework.data.redis.connection.DataType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Redis scripts on a key held by readers (a hash) or by a writer (a string): every
- * owner-checked script answers "not owner" for a token of the other kind instead of
+ * The Redis scripts on a key held by readers (a sorted set) or by a writer (a string):
+ * every owner-checked script answers "not owner" for a token of the other kind instead of
  * failing with {@code WRONGTYPE}, readers whose lease ended are dropped, and a writer
  * refused by readers keeps new readers out.
  *
@@ -60,7 +60,7 @@ class RedisReadWriteLockScriptsTests extends RedisStoreTestSupport {
 	void exclusiveScriptsOnAReadHeldKeyAnswerNotOwnerInsteadOfFailing() {
 		String key = uniqueKey("read-held");
 		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader", LEASE))).isEqualTo(Attempt.granted(0));
-		assertThat(redis.type(lockKey(key))).isEqualTo(DataType.HASH);
+		assertThat(redis.type(lockKey(key))).isEqualTo(DataType.ZSET);
 		assertThat(Stages.join(this.store.release(key, "writer"))).isFalse();
 		assertThat(Stages.join(this.store.isOwner(key, "writer"))).isFalse();
 		assertThat(Stages.join(this.store.expireAfter(key, "writer", LEASE))).isFalse();
@@ -130,7 +130,7 @@ class RedisReadWriteLockScriptsTests extends RedisStoreTestSupport {
 		assertThat(Stages.join(this.store.isOwner(key, "short"))).isFalse();
 		assertThat(Stages.join(this.store.renew(List.of(new Renewal(key, "short"), new Renewal(key, "long")), LEASE)))
 			.containsExactly(RenewalOutcome.LOST, RenewalOutcome.RENEWED);
-		assertThat(redis.<String, String>opsForHash().keys(lockKey(key))).containsExactly("long");
+		assertThat(redis.opsForZSet().range(lockKey(key), 0, -1)).containsExactly("long");
 		assertThat(Stages.join(this.store.release(key, "short"))).isFalse();
 		assertThat(Stages.join(this.store.release(key, "long"))).isTrue();
 		assertThat(redis.hasKey(lockKey(key))).isFalse();

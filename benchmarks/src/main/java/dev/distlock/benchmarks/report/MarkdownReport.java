@@ -236,6 +236,12 @@ public final class MarkdownReport {
 		}
 		readWriteRow(out, Contender.DISTLOCK.label(), "write lock only", measurements.writeLockOnly);
 		out.append('\n');
+		out.append("Renewal of read locks on a key held by many readers (distlock, Redis time per renewal batch, ")
+			.append("from the scripts' `usec` in `INFO commandstats`): ")
+			.append(measurements.readerRenewal
+				.format((result) -> result.batch() + " read locks of a key with " + result.readers() + " readers: "
+						+ Format.decimal(result.redisMicrosPerBatch() / 1000.0) + " ms per batch"))
+			.append("\n\n");
 	}
 
 	private static void readWriteRow(StringBuilder out, String label, String mode, Outcome<ReadWriteResult> outcome) {

@@ -25,6 +25,7 @@ import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.Latency;
 import dev.distlock.benchmarks.workload.ReadWriteResult;
+import dev.distlock.benchmarks.workload.ReaderRenewalWorkload.ReaderRenewalResult;
 import dev.distlock.benchmarks.workload.Throughput;
 import org.jspecify.annotations.Nullable;
 
@@ -63,6 +64,11 @@ public final class Measurements {
 
 	/** Many asynchronous waiters on busy keys, distlock only. */
 	public Outcome<AsyncWaitersResult> asyncWaiters = Outcome.notApplicable("not run");
+
+	/**
+	 * Renewal of read locks on a key held by many readers, Redis time per batch.
+	 */
+	public Outcome<ReaderRenewalResult> readerRenewal = Outcome.notApplicable("not run");
 
 	/** Round-trip time of {@code PING} on the benchmark Redis. */
 	public Latency roundTrip = new Latency(0, 0, 0);
