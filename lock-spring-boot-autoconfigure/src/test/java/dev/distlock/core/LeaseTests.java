@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.redis.RedisLockStore;
 import dev.distlock.LockLostException;
 import dev.distlock.testing.redis.TestRedis;
+import dev.distlock.redis.RedisStoreTestSupport;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -40,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  *
  * @author distlock
  */
-class LeaseTests extends RedisLockTestSupport {
+class LeaseTests extends RedisStoreTestSupport {
 
 	private static final Duration SHORT_LEASE = Duration.ofMillis(900);
 

@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.redis.RedisStoreTestSupport;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author distlock
  */
-class MutualExclusionTests extends RedisLockTestSupport {
+class MutualExclusionTests extends RedisStoreTestSupport {
 
 	private static final int CLIENTS = 2;
 

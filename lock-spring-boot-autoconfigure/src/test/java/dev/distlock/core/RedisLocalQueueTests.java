@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.redis.RedisStoreTestSupport;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author distlock
  */
-class RedisLocalQueueTests extends RedisLockTestSupport {
+class RedisLocalQueueTests extends RedisStoreTestSupport {
 
 	@Test
 	void waitersOfOneClientQueueLocallySoOnlyOneWaitsInRedis() throws Exception {

@@ -39,18 +39,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Base class of the Redis store tests: one connection to the shared test Redis, clients
- * that are closed after each test, and unique keys so tests never see each other's locks.
+ * Base class of the tests on the shared test Redis (the store's and the engine's): one
+ * connection to the shared test Redis, clients that are closed after each test, and
+ * unique keys so tests never see each other's locks.
  *
  * @author distlock
  */
-abstract class RedisStoreTestSupport {
+public abstract class RedisStoreTestSupport {
 
-	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+	protected static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
-	static LettuceConnectionFactory connectionFactory;
+	protected static LettuceConnectionFactory connectionFactory;
 
-	static StringRedisTemplate redis;
+	protected static StringRedisTemplate redis;
 
 	private final List<LockClient> clients = new ArrayList<>();
 
@@ -70,15 +71,15 @@ abstract class RedisStoreTestSupport {
 		this.clients.forEach(LockClient::close);
 	}
 
-	DefaultLockClient newClient() {
+	protected DefaultLockClient newClient() {
 		return newClient(LockClientSettings.defaults());
 	}
 
-	DefaultLockClient newClient(LockClientSettings settings) {
+	protected DefaultLockClient newClient(LockClientSettings settings) {
 		return register(new DefaultLockClient(new RedisLockStore(redis), settings));
 	}
 
-	<C extends LockClient> C register(C client) {
+	protected <C extends LockClient> C register(C client) {
 		this.clients.add(client);
 		return client;
 	}
@@ -86,7 +87,7 @@ abstract class RedisStoreTestSupport {
 	/**
 	 * Acquire {@code key} with a client of its own, as another instance would hold it.
 	 */
-	LockHandle heldByAnotherClient(String key) throws InterruptedException {
+	protected LockHandle heldByAnotherClient(String key) throws InterruptedException {
 		LockHandle holder = newClient().obtain(key);
 		assertThat(holder.tryLock(Duration.ZERO)).as("%s acquired", key).isTrue();
 		return holder;
@@ -95,25 +96,25 @@ abstract class RedisStoreTestSupport {
 	/**
 	 * Wait until {@code client} has a caller waiting for {@code key}.
 	 */
-	static void awaitWaiting(DefaultLockClient client, String key) {
+	protected static void awaitWaiting(DefaultLockClient client, String key) {
 		Awaitility.await("somebody waits for " + key)
 			.atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(5))
 			.until(() -> client.waitingCount(key) > 0);
 	}
 
-	static String uniqueKey(String name) {
+	protected static String uniqueKey(String name) {
 		return name + ":" + UUID.randomUUID();
 	}
 
-	static String lockKey(String key) {
+	protected static String lockKey(String key) {
 		return RedisLockStore.DEFAULT_KEY_PREFIX + "{" + key + "}";
 	}
 
 	/**
 	 * Return how many scripts Redis has run so far (EVAL and EVALSHA calls).
 	 */
-	static long scriptCalls() {
+	protected static long scriptCalls() {
 		Properties stats = redis.execute((RedisCallback<Properties>) (c) -> c.serverCommands().info("commandstats"));
 		return calls(stats, "cmdstat_evalsha") + calls(stats, "cmdstat_eval");
 	}
