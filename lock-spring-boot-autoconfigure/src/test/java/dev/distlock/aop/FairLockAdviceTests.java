@@ -30,6 +30,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @DistributedLock(fair = true)}: synchronous, {@code CompletionStage} and
@@ -71,21 +72,15 @@ class FairLockAdviceTests extends RedisAdviceTestSupport {
 			thread.setDaemon(true);
 			thread.start();
 		}).thenCompose((result) -> result);
+		// The fair queue: a sorted set of waiter tokens by arrival
 		String queue = redisKey(this.prefix, key) + ":queue";
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (redis.opsForList().size(queue) == 0 && System.nanoTime() - deadline < 0) {
-			Thread.sleep(5);
-		}
-		assertThat(redis.opsForList().size(queue)).as("fair waiters queued in Redis").isEqualTo(1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> redis.opsForZSet().zCard(queue) > 0);
+		assertThat(redis.opsForZSet().zCard(queue)).as("fair waiters queued in Redis").isEqualTo(1);
 		assertThat(outcome).isNotDone();
 		elsewhere.release();
 		assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(key.substring("job:".length()));
-		assertThat(redis.opsForList().size(queue)).isZero();
-		deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!lockedKeys().isEmpty() && System.nanoTime() - deadline < 0) {
-			Thread.sleep(5);
-		}
-		assertThat(lockedKeys()).isEmpty();
+		assertThat(redis.opsForZSet().zCard(queue)).isZero();
+		await().atMost(Duration.ofSeconds(10)).until(() -> lockedKeys().isEmpty());
 	}
 
 	@Configuration(proxyBeanMethods = false)
