@@ -20,9 +20,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The application's one place to answer a {@code @DistributedLock} method that could not
- * get its lock: define a bean of this type and every locked method without a fallback
- * method of its own hands it its busy and backend-unavailable outcomes, for example to
- * map them to a response, count them or skip the call. <pre class="code">
+ * get its lock: define a bean of this type and every locked method hands it its
+ * backend-unavailable outcomes, and its busy outcomes unless the method has a fallback
+ * method of its own or {@code onBusy = SKIP}, for example to map them to a response,
+ * count them or skip the call. <pre class="code">
  * &#064;Bean
  * LockFailureHandler lockFailures(MeterRegistry meters) {
  *     return (failure) -&gt; {
