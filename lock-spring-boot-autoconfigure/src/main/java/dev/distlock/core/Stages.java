@@ -16,11 +16,9 @@
 
 package dev.distlock.core;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -33,22 +31,6 @@ import org.jspecify.annotations.Nullable;
 public final class Stages {
 
 	private Stages() {
-	}
-
-	/**
-	 * Return the stage of a computation that runs on the calling thread: completed with
-	 * its result, or failed with what it threw.
-	 * @param <T> the result type
-	 * @param computation what to run
-	 * @return the completed stage
-	 */
-	public static <T extends @Nullable Object> CompletableFuture<T> now(Supplier<T> computation) {
-		try {
-			return CompletableFuture.completedFuture(computation.get());
-		}
-		catch (RuntimeException | Error ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
 	}
 
 	/**
