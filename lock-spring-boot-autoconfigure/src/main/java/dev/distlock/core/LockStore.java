@@ -83,10 +83,9 @@ public interface LockStore extends AutoCloseable {
 	 * @param key the lock key as the application named it
 	 * @param token the owner token to store, unique per acquisition
 	 * @param lease how long the lock lives unless renewed or released
-	 * @return the grant, or how long the current holder's lease has left the stage fails
-	 * with {@link LockBackendException} if the backend failed; the lock may or may not
-	 * have been taken, so the caller releases {@code token} once the backend answers
-	 * again
+	 * @return the grant, or how long the current holder's lease has left; failed with
+	 * {@link LockBackendException} if the backend failed (the lock may or may not have
+	 * been taken, so the caller releases {@code token} once the backend answers again)
 	 */
 	CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease);
 
@@ -99,9 +98,9 @@ public interface LockStore extends AutoCloseable {
 	 * @param token the reader's owner token, unique per acquisition
 	 * @param lease how long the read lock lives unless renewed or released
 	 * @return the grant (fencing token {@code 0}), or how long the writer's lease (or the
-	 * waiting writer's mark) has left the stage fails with {@link LockBackendException}
-	 * if the backend failed; the lock may or may not have been taken, so the caller
-	 * releases {@code token} once the backend answers again
+	 * waiting writer's mark) has left; failed with {@link LockBackendException} if the
+	 * backend failed (the lock may or may not have been taken, so the caller releases
+	 * {@code token} once the backend answers again)
 	 * @throws UnsupportedOperationException if the store has no read locks
 	 * @since 0.1.0
 	 */
@@ -122,8 +121,8 @@ public interface LockStore extends AutoCloseable {
 	 * @param waiter the waiting client's id, which its
 	 * {@link #onRelease(String, String, Runnable) listener} names
 	 * @param waiterTtl how long the registration lasts unless refreshed
-	 * @return the grant, or how long the current holder's lease has left The stage fails
-	 * with {@link LockBackendException} if the backend failed.
+	 * @return the grant, or how long the current holder's lease has left; failed with
+	 * {@link LockBackendException} if the backend failed
 	 * @since 0.1.0
 	 */
 	default CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
@@ -149,7 +148,7 @@ public interface LockStore extends AutoCloseable {
 	 * @param grantTimeout how long the waiter stays alive in the queue and a grant to it
 	 * waits to be claimed, or {@code null} to not join the queue
 	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
-	 * left The stage fails with {@link LockBackendException} if the backend failed.
+	 * left; failed with {@link LockBackendException} if the backend failed
 	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
 	 * @since 0.1.0
 	 */
@@ -171,9 +170,8 @@ public interface LockStore extends AutoCloseable {
 	 * @return the grant to {@code nextToken}; a refusal when {@code token} no longer owns
 	 * the lock (which is then left alone); or {@code null} when the store does not hand
 	 * over (it cannot, or fair waiters are queued for the key), and the holder releases
-	 * instead
-	 * @throws LockBackendException if the backend failed; the lock may be held by either
-	 * token
+	 * instead; failed with {@link LockBackendException} if the backend failed (the lock
+	 * may be held by either token)
 	 * @since 0.1.0
 	 */
 	default CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
@@ -202,8 +200,8 @@ public interface LockStore extends AutoCloseable {
 	 * every release).
 	 * @param key the lock key
 	 * @param token the owner token
-	 * @return whether the lock was owned by {@code token} and is now free The stage fails
-	 * with {@link LockBackendException} if the backend failed.
+	 * @return whether the lock was owned by {@code token} and is now free; failed with
+	 * {@link LockBackendException} if the backend failed
 	 */
 	CompletionStage<Boolean> release(String key, String token);
 
@@ -217,9 +215,8 @@ public interface LockStore extends AutoCloseable {
 	 * @param lease how long the locks live unless renewed or released
 	 * @return one attempt per key, in order: all granted, or none (those held by someone
 	 * else saying how long their holder's lease has left); or {@code null} if the store
-	 * cannot take these keys in one step
-	 * @throws LockBackendException if the backend failed; the locks may or may not have
-	 * been taken
+	 * cannot take these keys in one step; failed with {@link LockBackendException} if the
+	 * backend failed (the locks may or may not have been taken)
 	 */
 	default CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		return CompletableFuture.completedFuture(null);
@@ -233,8 +230,8 @@ public interface LockStore extends AutoCloseable {
 	 * @param key the lock key
 	 * @param token the owner token
 	 * @param remaining how much longer the lock lives, more than zero
-	 * @return whether the lock was owned by {@code token} The stage fails with
-	 * {@link LockBackendException} if the backend failed.
+	 * @return whether the lock was owned by {@code token}; failed with
+	 * {@link LockBackendException} if the backend failed
 	 */
 	CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining);
 
@@ -244,9 +241,9 @@ public interface LockStore extends AutoCloseable {
 	 * {@link RenewalOutcome#FAILED}.
 	 * @param renewals the locks to renew with their owner tokens
 	 * @param lease the new lease, counted from now
-	 * @return one outcome per renewal, in the same order
-	 * @throws LockBackendException if the backend could not renew any part of the batch;
-	 * the client then treats every renewal as failed and reports the cause
+	 * @return one outcome per renewal, in the same order; failed with
+	 * {@link LockBackendException} if the backend could not renew any part of the batch
+	 * (the client then treats every renewal as failed and reports the cause)
 	 */
 	CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease);
 
@@ -255,8 +252,8 @@ public interface LockStore extends AutoCloseable {
 	 * (for Redis: the master, never a replica).
 	 * @param key the lock key
 	 * @param token the owner token
-	 * @return whether the backend records {@code token} as the owner The stage fails with
-	 * {@link LockBackendException} if the backend failed.
+	 * @return whether the backend records {@code token} as the owner; failed with
+	 * {@link LockBackendException} if the backend failed
 	 */
 	CompletionStage<Boolean> isOwner(String key, String token);
 
@@ -293,8 +290,8 @@ public interface LockStore extends AutoCloseable {
 	 * operators (the actuator endpoint). Optional: stores that cannot tell throw
 	 * {@link UnsupportedOperationException}.
 	 * @param key the lock key
-	 * @return the key's state The stage fails with {@link LockBackendException} if the
-	 * backend failed.
+	 * @return the key's state; failed with {@link LockBackendException} if the backend
+	 * failed
 	 * @throws UnsupportedOperationException if the store cannot inspect keys
 	 * @since 0.1.0
 	 */
@@ -308,8 +305,8 @@ public interface LockStore extends AutoCloseable {
 	 * stuck lock: the holder loses the lock while it may still be working. Optional:
 	 * stores that cannot do it throw {@link UnsupportedOperationException}.
 	 * @param key the lock key
-	 * @return the owner token of the deleted lock, or {@code null} if the key was free
-	 * The stage fails with {@link LockBackendException} if the backend failed.
+	 * @return the owner token of the deleted lock, or {@code null} if the key was free;
+	 * failed with {@link LockBackendException} if the backend failed
 	 * @throws UnsupportedOperationException if the store cannot force a release
 	 * @since 0.1.0
 	 */
