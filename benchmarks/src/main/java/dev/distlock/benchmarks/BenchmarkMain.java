@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +33,7 @@ import dev.distlock.benchmarks.report.Measurements;
 import dev.distlock.benchmarks.report.Outcome;
 import dev.distlock.benchmarks.report.ReportCharts;
 import dev.distlock.benchmarks.workload.AsyncWaitersWorkload;
+import dev.distlock.benchmarks.workload.ClusterRenewalWorkload;
 import dev.distlock.benchmarks.workload.ContendedWorkload;
 import dev.distlock.benchmarks.workload.HeldLocksWorkload;
 import dev.distlock.benchmarks.workload.Latency;
@@ -54,6 +56,13 @@ public final class BenchmarkMain {
 	private static final int ROUND_TRIP_SAMPLES = 20_000;
 
 	private static final int READERS = 16;
+
+	private static final int CLUSTER_LOCKS = 10_000;
+
+	private static final int QUICK_CLUSTER_LOCKS = 1_000;
+
+	/** Renewed every second. */
+	private static final Duration CLUSTER_LEASE = Duration.ofSeconds(3);
 
 	private BenchmarkMain() {
 	}
@@ -124,6 +133,12 @@ public final class BenchmarkMain {
 				AsyncWaitersWorkload asyncWaiters = new AsyncWaitersWorkload(settings.asyncWaiters());
 				measurements.asyncWaiters = Outcome.of(() -> asyncWaiters.run(endpoint, admin));
 			}
+		}
+		if (contenders.contains(Contender.DISTLOCK)) {
+			int clusterLocks = Boolean.getBoolean("benchmarks.quick") ? QUICK_CLUSTER_LOCKS : CLUSTER_LOCKS;
+			log(clusterLocks + " held locks on a " + ClusterRenewalWorkload.MASTERS + "-master Cluster: "
+					+ Contender.DISTLOCK.label());
+			measurements.clusterRenewal = Outcome.of(() -> new ClusterRenewalWorkload(CLUSTER_LEASE).run(clusterLocks));
 		}
 		log("annotation overhead (JMH)");
 		measurements.annotation = Outcome.of(() -> AnnotationOverhead

@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
 import dev.distlock.benchmarks.RunSettings;
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.AsyncWaitersResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalWorkload;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.ReadWriteResult;
@@ -72,6 +74,7 @@ public final class MarkdownReport {
 		readWrite(out, measurements);
 		held(out, measurements);
 		asyncWaiters(out, measurements.asyncWaiters);
+		clusterRenewal(out, measurements.clusterRenewal);
 		annotation(out, measurements);
 		return out.toString();
 	}
@@ -327,6 +330,62 @@ public final class MarkdownReport {
 				+ Format.millis(result.grant().p99Nanos()) + " |\n" + "| all granted after the first release (ms) | "
 				+ Format.millis(result.allGrantedNanos()) + " |\n" + "| failed / held after release / lock keys left | "
 				+ result.failed() + " / " + result.heldAfter() + " / " + result.lockKeysLeft() + " |";
+	}
+
+	private static void clusterRenewal(StringBuilder out, Outcome<ClusterRenewalResult> outcome) {
+		out.append("## Held locks on a three-master Redis Cluster (distlock)\n\n");
+		out.append(
+				"A three-master Cluster on loopback (the test harness's, no replicas); one `DefaultLockClient` on a ")
+			.append("`RedisLockStore` with the default renewal batch size and a 3 s watchdog lease (renewed every ")
+			.append("second) takes the locks (distinct keys spread over the hash slots, acquired asynchronously in ")
+			.append("chunks of 500) and holds them through ")
+			.append(ClusterRenewalWorkload.ROUNDS)
+			.append(" complete renewal rounds, counted from the first complete round after the last lock was taken. Every batch comes from the client's `LockClientListener` ")
+			.append("(`renewalBatchFinished`); the batches of a round are sent together and each batch's duration runs ")
+			.append("from the round's start, so a round's duration is its longest batch. Scripts = `EVALSHA` + `EVAL` ")
+			.append("calls per master from `INFO commandstats` over the window in which the rounds ran. The target ")
+			.append("passes when the slowest round takes at most a third of the renewal interval and no lease is ")
+			.append("lost or left unrenewed.\n\n");
+		out.append(outcome.format(MarkdownReport::clusterRenewalTable)).append("\n\n");
+	}
+
+	static String clusterRenewalTable(ClusterRenewalResult result) {
+		StringBuilder table = new StringBuilder();
+		table.append(String.format(Locale.ROOT, "%,d", result.locks()))
+			.append(" locks, renewal interval ")
+			.append(result.interval().toMillis())
+			.append(" ms.\n\n| Round | batches | leases | renewed | lost | not renewed | duration (ms) | ")
+			.append("duration / interval |\n|---|---|---|---|---|---|---|---|\n");
+		for (int i = 0; i < result.rounds().size(); i++) {
+			ClusterRenewalResult.Round round = result.rounds().get(i);
+			table.append("| ")
+				.append(i + 1)
+				.append(" | ")
+				.append(round.batches())
+				.append(" | ")
+				.append(round.leases())
+				.append(" | ")
+				.append(round.renewed())
+				.append(" | ")
+				.append(round.lost())
+				.append(" | ")
+				.append(round.failed())
+				.append(" | ")
+				.append(Format.millis(round.duration().toNanos()))
+				.append(" | ")
+				.append(Format.ratio(result.ratio(round.duration())))
+				.append(" |\n");
+		}
+		table.append("\nScripts per master over the window: ");
+		for (int i = 0; i < result.scriptsPerNode().size(); i++) {
+			table.append((i > 0) ? ", " : "")
+				.append("master ")
+				.append(i + 1)
+				.append(" ")
+				.append(result.scriptsPerNode().get(i));
+		}
+		table.append(" (").append(Format.ops(result.scriptsPerRound())).append(" per round, all masters).");
+		return table.toString();
 	}
 
 	private static String commands(Map<String, Long> commands) {

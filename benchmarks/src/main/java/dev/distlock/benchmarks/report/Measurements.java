@@ -21,6 +21,7 @@ import java.util.Map;
 
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.AsyncWaitersResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.Latency;
@@ -69,6 +70,12 @@ public final class Measurements {
 	 * Renewal of read locks on a key held by many readers, Redis time per batch.
 	 */
 	public Outcome<ReaderRenewalResult> readerRenewal = Outcome.notApplicable("not run");
+
+	/**
+	 * Many locks held on a three-master Redis Cluster, distlock only: renewal rounds
+	 * against the renewal interval.
+	 */
+	public Outcome<ClusterRenewalResult> clusterRenewal = Outcome.notApplicable("not run");
 
 	/** Round-trip time of {@code PING} on the benchmark Redis. */
 	public Latency roundTrip = new Latency(0, 0, 0);

@@ -25,6 +25,8 @@ import java.util.stream.Collectors;
 
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.AsyncWaitersResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalWorkload;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.HeldLocksResult;
 import dev.distlock.benchmarks.workload.ReadWriteResult;
@@ -62,6 +64,9 @@ final class Targets {
 
 	static final int ASYNC_WAITER_THREADS = 4;
 
+	/** Longest renewal round on the Cluster, as a share of the renewal interval. */
+	static final double CLUSTER_ROUND_VS_INTERVAL = 1.0 / 3;
+
 	private Targets() {
 	}
 
@@ -85,6 +90,7 @@ final class Targets {
 					"thread count measured; timers: one scheduled renewal task per client (LeaseWatchdog)"));
 		}
 		targets.addAll(asyncWaiters(measurements.asyncWaiters));
+		targets.add(clusterRenewal(measurements.clusterRenewal));
 		targets.addAll(readWrite(measurements));
 		targets.add(annotation(measurements.annotation));
 		long violations = measurements.contended.values()
@@ -217,6 +223,29 @@ final class Targets {
 						"all granted " + Format.millis(result.allGrantedNanos())
 								+ " ms after the holder's first release; held = the waiting client's heldCount() "
 								+ "after its releases, lock keys = keys still held in Redis"));
+	}
+
+	/**
+	 * Held locks on a three-master Cluster: the slowest renewal round (its longest batch,
+	 * from the round's start) against the renewal interval. Well under one interval means
+	 * at most a third of it, with no lease lost or left unrenewed in any measured round.
+	 */
+	static Target clusterRenewal(Outcome<ClusterRenewalResult> outcome) {
+		String renewed = " held locks on a three-master Cluster renewed in well under one renewal interval";
+		ClusterRenewalResult result = outcome.value();
+		if (result == null) {
+			return Target.notMeasured("Many" + renewed, String.valueOf(outcome.failure()));
+		}
+		String name = String.format(Locale.ROOT, "%,d", result.locks()) + renewed;
+		double ratio = result.worstRatio();
+		boolean pass = result.rounds().size() >= ClusterRenewalWorkload.ROUNDS && ratio <= CLUSTER_ROUND_VS_INTERVAL
+				&& result.lostOrFailed() == 0;
+		return Target.of(name, Format.millis(result.worstRound().toNanos()) + " ms (slowest round)",
+				"<= 1/3 x " + result.interval().toMillis() + " ms (interval), 0 lost", pass,
+				Format.ratio(ratio) + " the interval; " + result.masters() + " masters, " + result.rounds().size()
+						+ " rounds, " + result.lostOrFailed() + " leases lost or not renewed; rule: PASS when at least "
+						+ ClusterRenewalWorkload.ROUNDS + " rounds were measured, the slowest took at most a third "
+						+ "of the interval and no lease was lost");
 	}
 
 	static String threadNames(Map<String, Integer> threads) {

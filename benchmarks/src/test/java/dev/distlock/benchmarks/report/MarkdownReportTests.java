@@ -16,10 +16,14 @@
 
 package dev.distlock.benchmarks.report;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import dev.distlock.benchmarks.workload.AsyncWaitersResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult.Round;
 import dev.distlock.benchmarks.workload.Latency;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +52,20 @@ class MarkdownReportTests {
 				"| grant p50 / p99 after the first release (ms) | 600.0 / 1200.0 |",
 				"| all granted after the first release (ms) | 1250.0 |",
 				"| failed / held after release / lock keys left | 0 / 0 / 0 |");
+	}
+
+	@Test
+	void showsEachClusterRenewalRoundAgainstTheIntervalAndTheScriptsPerMaster() {
+		ClusterRenewalResult result = new ClusterRenewalResult(10_000, 3, Duration.ofSeconds(1),
+				List.of(new Round(20, 10_000, 10_000, 0, 0, Duration.ofMillis(125)),
+						new Round(20, 10_000, 9_998, 1, 1, Duration.ofMillis(250))),
+				List.of(6_000L, 6_100L, 5_900L));
+		assertThat(MarkdownReport.clusterRenewalTable(result).lines()).contains(
+				"| 1 | 20 | 10000 | 10000 | 0 | 0 | 125.0 | 0.13x |",
+				"| 2 | 20 | 10000 | 9998 | 1 | 1 | 250.0 | 0.25x |",
+				"Scripts per master over the window: master 1 6000, master 2 6100, master 3 5900 (9,000 per round, "
+						+ "all masters).");
+		assertThat(MarkdownReport.clusterRenewalTable(result)).startsWith("10,000 locks, renewal interval 1000 ms.");
 	}
 
 }

@@ -16,6 +16,7 @@
 
 package dev.distlock.benchmarks.report;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ import java.util.TreeMap;
 
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.AsyncWaitersResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult;
+import dev.distlock.benchmarks.workload.ClusterRenewalResult.Round;
 import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.Latency;
 import dev.distlock.benchmarks.workload.Throughput;
@@ -186,6 +189,49 @@ class TargetsTests {
 		return new AsyncWaitersResult(waiters, before, whileWaiting, peakStarting, peakGranting, 0, 0, 0, 0, 12_000_000,
 				new Latency(waiters, 5_000_000, 11_000_000), failed, heldAfter, lockKeysLeft,
 				new TreeMap<>(Map.of("distlock-redis-command-*", 7, "distlock-holder-callback-*", 2)));
+	}
+
+	@Test
+	void passesTheClusterRenewalTargetWhenTheSlowestRoundTakesAtMostAThirdOfTheIntervalWithNothingLost() {
+		Measurements measurements = new Measurements();
+		measurements.clusterRenewal = Outcome
+			.success(clusterRenewal(10_000, 0, Duration.ofMillis(120), Duration.ofMillis(333)));
+		Target target = target(measurements,
+				"10,000 held locks on a three-master Cluster renewed in well under one renewal interval");
+		assertThat(target.verdict()).isEqualTo("PASS");
+		assertThat(target.measured()).isEqualTo("333.0 ms (slowest round)");
+		assertThat(target.reference()).isEqualTo("<= 1/3 x 1000 ms (interval), 0 lost");
+		assertThat(target.note()).startsWith("0.33x the interval; 3 masters, 3 rounds, 0 leases lost or not renewed");
+	}
+
+	@Test
+	void missesTheClusterRenewalTargetWhenARoundIsTooSlowOrALeaseIsLost() {
+		Measurements measurements = new Measurements();
+		measurements.clusterRenewal = Outcome
+			.success(clusterRenewal(10_000, 0, Duration.ofMillis(120), Duration.ofMillis(334)));
+		assertThat(target(measurements, "three-master Cluster").verdict()).isEqualTo("MISS");
+		measurements.clusterRenewal = Outcome
+			.success(clusterRenewal(10_000, 1, Duration.ofMillis(120), Duration.ofMillis(130)));
+		assertThat(target(measurements, "three-master Cluster").verdict()).isEqualTo("MISS");
+		measurements.clusterRenewal = Outcome.success(new ClusterRenewalResult(10_000, 3, Duration.ofSeconds(1),
+				List.of(new Round(20, 10_000, 10_000, 0, 0, Duration.ofMillis(100))), List.of(1L, 1L, 1L)));
+		assertThat(target(measurements, "three-master Cluster").verdict()).isEqualTo("MISS");
+	}
+
+	@Test
+	void reportsTheClusterRenewalAsNotMeasuredWhenTheRunFailed() {
+		Measurements measurements = new Measurements();
+		measurements.clusterRenewal = Outcome.failed("IllegalStateException: no Cluster");
+		Target target = target(measurements, "three-master Cluster");
+		assertThat(target.verdict()).isEqualTo("NOT MEASURED");
+		assertThat(target.note()).isEqualTo("IllegalStateException: no Cluster");
+	}
+
+	private static ClusterRenewalResult clusterRenewal(int locks, int lost, Duration fast, Duration slow) {
+		Round first = new Round(20, locks, locks, 0, 0, fast);
+		Round second = new Round(20, locks, locks - lost, lost, 0, slow);
+		return new ClusterRenewalResult(locks, 3, Duration.ofSeconds(1), List.of(first, second, first),
+				List.of(6_000L, 6_100L, 5_900L));
 	}
 
 	private static Target target(Measurements measurements, String name) {
