@@ -243,7 +243,7 @@ final class Acquisition {
 					finish(null);
 					return;
 				}
-				this.turns++;
+				tookTurn();
 				continue;
 			}
 			CompletableFuture<Void> turn = entry.queue.enqueue();
@@ -252,7 +252,7 @@ final class Acquisition {
 				turn.thenRun(() -> post(this::onTurn));
 				return;
 			}
-			this.turns++;
+			tookTurn();
 		}
 		if (!this.done) {
 			turnsTaken();
@@ -261,14 +261,26 @@ final class Acquisition {
 
 	private void onTurn() {
 		this.pendingTurn = null;
-		this.turns++;
 		if (this.done) {
 			// Granted while giving up: pass it on
-			this.engine.passTurn(this.entries.get(this.turns - 1), null);
-			this.turns--;
+			this.engine.passTurn(this.entries.get(this.turns), null);
 			return;
 		}
+		tookTurn();
 		takeTurns();
+	}
+
+	/**
+	 * Count the turn of the next key as taken. A lock the previous holder handed over
+	 * with it is for a caller of that key alone: a caller of several keys gives it back
+	 * at once, rather than keep it while it queues for its other turns (where two clients
+	 * could each keep one the other waits for).
+	 */
+	private void tookTurn() {
+		LockEntry entry = this.entries.get(this.turns++);
+		if (this.entries.size() > 1) {
+			this.engine.releaseHandOver(entry);
+		}
 	}
 
 	private void turnsTaken() {
@@ -276,23 +288,17 @@ final class Acquisition {
 			finish(this.stopped);
 			return;
 		}
-		if (this.variant.takesTurn()) {
-			if (this.entries.size() == 1) {
-				LockEntry entry = this.entries.get(0);
-				CohortGrant handedOver = entry.handOver.getAndSet(null);
-				if (handedOver != null) {
-					adopt(entry, handedOver);
-					return;
-				}
-				long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.deadline - System.nanoTime());
-				if (yieldNanos > 0) {
-					this.recheck = this.engine.schedule(() -> post(this::onRecheck), yieldNanos);
-					return;
-				}
+		if (this.variant.takesTurn() && this.entries.size() == 1) {
+			LockEntry entry = this.entries.get(0);
+			CohortGrant handedOver = entry.handOver.getAndSet(null);
+			if (handedOver != null) {
+				adopt(entry, handedOver);
+				return;
 			}
-			else {
-				// A lock handed over with a turn is for a single-key caller
-				this.entries.forEach(this.engine::releaseHandOver);
+			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.deadline - System.nanoTime());
+			if (yieldNanos > 0) {
+				this.recheck = this.engine.schedule(() -> post(this::onRecheck), yieldNanos);
+				return;
 			}
 		}
 		this.all = this.entries.size() > 1 && this.variant.atomicAll();
