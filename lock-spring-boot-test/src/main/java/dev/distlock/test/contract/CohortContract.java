@@ -122,6 +122,10 @@ abstract class CohortContract extends ContractGroup {
 		List<Long> fences = Collections.synchronizedList(new ArrayList<>());
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger overlaps = new AtomicInteger();
+		// Held while the workers start, so that its release finds one of them waiting
+		LockHandle first = client.obtain(key);
+		assertThat(first.tryLock(Duration.ZERO)).isTrue();
+		fences.add(first.fencingToken());
 		List<Future<Object>> workers = new ArrayList<>();
 		for (int t = 0; t < 3; t++) {
 			workers.add(inNewThread(() -> {
@@ -139,11 +143,13 @@ abstract class CohortContract extends ContractGroup {
 				return null;
 			}));
 		}
+		awaitWaiting(client, key);
+		first.unlock();
 		for (Future<Object> worker : workers) {
 			worker.get(3, TimeUnit.MINUTES);
 		}
 		assertThat(overlaps).hasValue(0);
-		assertThat(fences).hasSize(120);
+		assertThat(fences).hasSize(121);
 		for (int i = 1; i < fences.size(); i++) {
 			assertThat(fences.get(i)).as("fence %s after %s", i, i - 1).isGreaterThan(fences.get(i - 1));
 		}
