@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,26 +60,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InMemoryLockStore implements LockStore {
 
-	private static final long WRITER_WAITING_NANOS = ReadWriteTiming.WRITER_WAITING.toNanos();
-
 	private final Map<String, Grant> locks = new HashMap<>();
 
-	private final Map<String, Map<String, Long>> readers = new HashMap<>();
-
-	private final Map<String, WriterWaiting> writersWaiting = new HashMap<>();
+	private final InMemoryReadLocks readLocks = new InMemoryReadLocks();
 
 	private final Map<String, Long> fences = new HashMap<>();
 
 	private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
 
-	private final Map<String, Map<String, Long>> waiters = new HashMap<>();
+	private final InMemoryRegisteredWaiters waiters = new InMemoryRegisteredWaiters();
 
-	/**
-	 * The fair queues: waiter token to its grant time, in arrival order.
-	 */
-	private final Map<String, LinkedHashMap<String, Duration>> queues = new HashMap<>();
-
-	private final Map<String, Map<String, Long>> alive = new HashMap<>();
+	private final InMemoryFairQueues fairQueues = new InMemoryFairQueues();
 
 	/**
 	 * Notifications of the request being executed, sent once it left the monitor.
@@ -107,11 +97,10 @@ public final class InMemoryLockStore implements LockStore {
 		return execute(() -> {
 			Attempt attempt = acquire(key, token, lease);
 			if (attempt.acquired()) {
-				forget(this.waiters, key, waiter);
+				this.waiters.forget(key, waiter);
 			}
 			else {
-				this.waiters.computeIfAbsent(key, (name) -> new HashMap<>())
-					.put(waiter, System.nanoTime() + waiterTtl.toNanos());
+				this.waiters.register(key, waiter, waiterTtl);
 			}
 			return attempt;
 		});
@@ -128,34 +117,19 @@ public final class InMemoryLockStore implements LockStore {
 				return Attempt.granted(this.fences.getOrDefault(key, 0L));
 			}
 			Attempt refused = busyForWriter(key, token);
-			LinkedHashMap<String, Duration> queue = this.queues.computeIfAbsent(key, (name) -> new LinkedHashMap<>());
-			Map<String, Long> living = this.alive.computeIfAbsent(key, (name) -> new HashMap<>());
 			if (refused == null) {
-				int dropped = 0;
-				while (dropped < FairQueueLimits.GONE_WAITERS_PER_STEP) {
-					String head = head(queue);
-					if (head == null) {
-						return grant(key, token, lease);
-					}
-					if (head.equals(token)) {
-						dequeue(key, token);
-						return grant(key, token, lease);
-					}
-					if (isAlive(living, head)) {
-						break;
-					}
-					dequeue(key, head);
-					dropped++;
+				InMemoryFairQueues.Admission admission = this.fairQueues.admit(key, token,
+						FairQueueLimits.GONE_WAITERS_PER_STEP);
+				if (admission.admitted()) {
+					return grant(key, token, lease);
 				}
-				String woken = handOver(key, FairQueueLimits.GONE_WAITERS_PER_STEP - dropped);
+				String woken = handOver(key, admission.budgetLeft());
 				if (woken != null) {
 					notifyLater(key, woken);
 				}
 			}
 			if (grantTimeout != null) {
-				if (living.put(token, System.nanoTime() + grantTimeout.toNanos()) == null) {
-					queue.put(token, grantTimeout);
-				}
+				this.fairQueues.join(key, token, grantTimeout);
 			}
 			return (refused != null) ? refused : busy(live(key));
 		});
@@ -169,7 +143,7 @@ public final class InMemoryLockStore implements LockStore {
 			if (current == null || !current.token.equals(token)) {
 				return Attempt.busy(null);
 			}
-			if (!this.queues.getOrDefault(key, new LinkedHashMap<>()).isEmpty()) {
+			if (!this.fairQueues.isEmpty(key)) {
 				return null;
 			}
 			return grant(key, nextToken, lease);
@@ -180,8 +154,8 @@ public final class InMemoryLockStore implements LockStore {
 	public CompletionStage<Void> leave(String key, String waiter) {
 		return execute(() -> {
 			requireReachable(key, "leave");
-			forget(this.waiters, key, waiter);
-			dequeue(key, waiter);
+			this.waiters.forget(key, waiter);
+			this.fairQueues.leave(key, waiter);
 			Grant current = live(key);
 			if (current == null || !current.token.equals(waiter)) {
 				return null;
@@ -219,13 +193,7 @@ public final class InMemoryLockStore implements LockStore {
 			if (writer != null) {
 				return busy(writer);
 			}
-			WriterWaiting waiting = liveWriterWaiting(key);
-			if (waiting != null && waiting.active) {
-				return Attempt.busy(Duration.ofNanos(Math.max(0, waiting.expiresAtNanos - System.nanoTime())));
-			}
-			this.readers.computeIfAbsent(key, (name) -> new LinkedHashMap<>())
-				.put(token, System.nanoTime() + lease.toNanos());
-			return Attempt.granted(0);
+			return this.readLocks.tryAcquire(key, token, lease);
 		});
 	}
 
@@ -233,7 +201,7 @@ public final class InMemoryLockStore implements LockStore {
 	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
 		return execute(() -> {
 			requireReachable(key, "release");
-			Map<String, Long> reading = liveReaders(key);
+			Map<String, Long> reading = this.readLocks.live(key);
 			if (reading.containsKey(token)) {
 				reading.put(token, System.nanoTime() + remaining.toNanos());
 				return true;
@@ -251,11 +219,9 @@ public final class InMemoryLockStore implements LockStore {
 	public CompletionStage<Boolean> release(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "release");
-			boolean owned;
-			Map<String, Long> reading = this.readers.get(key);
-			if (reading != null && reading.containsKey(token)) {
-				owned = System.nanoTime() - reading.remove(token) < 0;
-				if (!liveReaders(key).isEmpty()) {
+			Boolean owned = this.readLocks.release(key, token);
+			if (owned != null) {
+				if (!this.readLocks.live(key).isEmpty()) {
 					return owned;
 				}
 			}
@@ -278,7 +244,7 @@ public final class InMemoryLockStore implements LockStore {
 			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
 			for (Renewal renewal : renewals) {
 				Grant current = live(renewal.key());
-				Map<String, Long> reading = liveReaders(renewal.key());
+				Map<String, Long> reading = this.readLocks.live(renewal.key());
 				if (this.unreachable) {
 					outcomes.add(RenewalOutcome.FAILED);
 				}
@@ -303,7 +269,7 @@ public final class InMemoryLockStore implements LockStore {
 		return execute(() -> {
 			requireReachable(key, "check");
 			Grant current = live(key);
-			return (current != null && current.token.equals(token)) || liveReaders(key).containsKey(token);
+			return (current != null && current.token.equals(token)) || this.readLocks.live(key).containsKey(token);
 		});
 	}
 
@@ -349,7 +315,7 @@ public final class InMemoryLockStore implements LockStore {
 				return null;
 			}
 			this.locks.remove(key);
-			this.readers.remove(key);
+			this.readLocks.drop(key);
 			notifyLater(key, null);
 			return released.token;
 		});
@@ -409,7 +375,7 @@ public final class InMemoryLockStore implements LockStore {
 	 */
 	public synchronized void expire(String key) {
 		this.locks.remove(key);
-		this.readers.remove(key);
+		this.readLocks.drop(key);
 	}
 
 	/**
@@ -418,7 +384,7 @@ public final class InMemoryLockStore implements LockStore {
 	 * @param owner the foreign owner token
 	 */
 	public synchronized void takeOver(String key, String owner) {
-		this.readers.remove(key);
+		this.readLocks.drop(key);
 		this.locks.put(key, new Grant(owner, Long.MAX_VALUE));
 	}
 
@@ -469,20 +435,7 @@ public final class InMemoryLockStore implements LockStore {
 		if (current != null) {
 			return busy(current);
 		}
-		Map<String, Long> reading = liveReaders(key);
-		if (reading.isEmpty()) {
-			return null;
-		}
-		long now = System.nanoTime();
-		WriterWaiting waiting = liveWriterWaiting(key);
-		if (waiting == null || waiting.token.equals(token)) {
-			this.writersWaiting.put(key, new WriterWaiting(token, waiting != null, now + WRITER_WAITING_NANOS));
-		}
-		long firstEnds = reading.values().stream().mapToLong(Long::longValue).min().orElse(now);
-		Duration firstEnd = Duration.ofNanos(Math.max(0, firstEnds - now));
-		boolean pending = waiting == null;
-		return Attempt.busy((pending && firstEnd.compareTo(ReadWriteTiming.PENDING_WRITER_RECHECK) > 0)
-				? ReadWriteTiming.PENDING_WRITER_RECHECK : firstEnd);
+		return this.readLocks.busyForWriter(key, token);
 	}
 
 	/**
@@ -492,16 +445,12 @@ public final class InMemoryLockStore implements LockStore {
 	 * @return the number of registered waiting clients
 	 */
 	public synchronized int registeredWaiters(String key) {
-		long now = System.nanoTime();
-		return (int) this.waiters.getOrDefault(key, Map.of()).values().stream().filter((at) -> at - now > 0).count();
+		return this.waiters.count(key);
 	}
 
 	private Attempt grant(String key, String token, Duration lease) {
 		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-		WriterWaiting waiting = this.writersWaiting.get(key);
-		if (waiting != null && waiting.token.equals(token)) {
-			this.writersWaiting.remove(key);
-		}
+		this.readLocks.writerGranted(key, token);
 		return Attempt.granted(this.fences.merge(key, 1L, Long::sum));
 	}
 
@@ -512,63 +461,12 @@ public final class InMemoryLockStore implements LockStore {
 	 * @return the waiter to wake, or {@code null} to wake every listener
 	 */
 	private @Nullable String handOver(String key, int budget) {
-		LinkedHashMap<String, Duration> queue = this.queues.getOrDefault(key, new LinkedHashMap<>());
-		Map<String, Long> living = this.alive.getOrDefault(key, new HashMap<>());
-		int dropped = 0;
-		while (!queue.isEmpty()) {
-			Map.Entry<String, Duration> head = queue.entrySet().iterator().next();
-			String waiter = head.getKey();
-			Duration grantTimeout = head.getValue();
-			if (isAlive(living, waiter)) {
-				dequeue(key, waiter);
-				grant(key, waiter, grantTimeout);
-				return waiter;
-			}
-			if (dropped >= budget) {
-				break;
-			}
-			dequeue(key, waiter);
-			dropped++;
+		InMemoryFairQueues.Waiter next = this.fairQueues.pollLive(key, budget);
+		if (next != null) {
+			grant(key, next.token(), next.grantTimeout());
+			return next.token();
 		}
-		Map<String, Long> registered = this.waiters.getOrDefault(key, new HashMap<>());
-		long now = System.nanoTime();
-		registered.values().removeIf((at) -> at - now <= 0);
-		String woken = registered.entrySet()
-			.stream()
-			.min(Map.Entry.comparingByValue())
-			.map(Map.Entry::getKey)
-			.orElse(null);
-		if (woken != null) {
-			registered.remove(woken);
-		}
-		return woken;
-	}
-
-	private static @Nullable String head(LinkedHashMap<String, Duration> queue) {
-		return queue.isEmpty() ? null : queue.keySet().iterator().next();
-	}
-
-	/**
-	 * Drop a fair waiter from the queue and the alive marks of {@code key}.
-	 */
-	private void dequeue(String key, String waiter) {
-		LinkedHashMap<String, Duration> queue = this.queues.get(key);
-		if (queue != null) {
-			queue.remove(waiter);
-		}
-		forget(this.alive, key, waiter);
-	}
-
-	private static void forget(Map<String, Map<String, Long>> registrations, String key, String waiter) {
-		Map<String, Long> registered = registrations.get(key);
-		if (registered != null) {
-			registered.remove(waiter);
-		}
-	}
-
-	private static boolean isAlive(Map<String, Long> living, String token) {
-		Long deadline = living.get(token);
-		return deadline != null && deadline - System.nanoTime() >= 0;
+		return this.waiters.pollOldest(key);
 	}
 
 	private void notify(String key, @Nullable String woken) {
@@ -594,7 +492,8 @@ public final class InMemoryLockStore implements LockStore {
 		if (writer != null) {
 			return writer;
 		}
-		return liveReaders(key).entrySet()
+		return this.readLocks.live(key)
+			.entrySet()
 			.stream()
 			.max(Map.Entry.comparingByValue())
 			.map((reader) -> new Grant(reader.getKey(), reader.getValue()))
@@ -608,32 +507,6 @@ public final class InMemoryLockStore implements LockStore {
 			return null;
 		}
 		return grant;
-	}
-
-	private @Nullable WriterWaiting liveWriterWaiting(String key) {
-		WriterWaiting waiting = this.writersWaiting.get(key);
-		if (waiting != null && System.nanoTime() - waiting.expiresAtNanos >= 0) {
-			this.writersWaiting.remove(key);
-			return null;
-		}
-		return waiting;
-	}
-
-	/**
-	 * Return the readers of {@code key} whose lease has not ended, dropping the others;
-	 * an empty map (not stored) when there are none.
-	 */
-	private Map<String, Long> liveReaders(String key) {
-		Map<String, Long> reading = this.readers.get(key);
-		if (reading == null) {
-			return new HashMap<>();
-		}
-		long now = System.nanoTime();
-		reading.values().removeIf((ends) -> now - ends >= 0);
-		if (reading.isEmpty()) {
-			this.readers.remove(key);
-		}
-		return reading;
 	}
 
 	private void requireReachable(String key, String operation) {
@@ -716,10 +589,6 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	private record Grant(String token, long expiresAtNanos) {
-
-	}
-
-	private record WriterWaiting(String token, boolean active, long expiresAtNanos) {
 
 	}
 
