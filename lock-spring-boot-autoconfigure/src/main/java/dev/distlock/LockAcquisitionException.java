@@ -100,9 +100,10 @@ public class LockAcquisitionException extends DistributedLockException {
 
 	private static String describe(String key, Duration waitTime, @Nullable Throwable cause) {
 		if (cause instanceof InterruptedException) {
-			return "Interrupted while waiting for lock '" + key + "'";
+			return "Interrupted while waiting for lock '" + LogSafe.escape(key) + "'";
 		}
-		return "Lock '" + key + "' is held elsewhere; not acquired within " + waitTime.toMillis() + " ms";
+		return "Lock '" + LogSafe.escape(key) + "' is held elsewhere; not acquired within " + waitTime.toMillis()
+				+ " ms";
 	}
 
 }

@@ -35,7 +35,8 @@ public class LockBackendException extends DistributedLockException {
 	 * @param cause the exception raised by the Redis client
 	 */
 	public LockBackendException(String key, String operation, Throwable cause) {
-		super(key, "Redis failed to " + operation + " lock '" + key + "': " + cause.getMessage(), cause);
+		super(key, "Redis failed to " + operation + " lock '" + LogSafe.escape(key) + "': " + cause.getMessage(),
+				cause);
 	}
 
 	/**

@@ -32,7 +32,7 @@ public class LockLostException extends DistributedLockException {
 	 * @param reason how the loss was detected
 	 */
 	public LockLostException(String key, String reason) {
-		super(key, "Lock '" + key + "' was lost: " + reason, null);
+		super(key, "Lock '" + LogSafe.escape(key) + "' was lost: " + reason, null);
 	}
 
 }

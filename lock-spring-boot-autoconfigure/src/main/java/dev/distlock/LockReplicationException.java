@@ -54,7 +54,7 @@ public class LockReplicationException extends LockBackendException {
 	 */
 	public LockReplicationException(String key, int acknowledged, int required, Duration timeout) {
 		super(key, null,
-				"Lock '" + key + "' was granted but only " + acknowledged + " of the " + required
+				"Lock '" + LogSafe.escape(key) + "' was granted but only " + acknowledged + " of the " + required
 						+ " required replica(s) acknowledged the grant within " + timeout.toMillis()
 						+ " ms; the grant was released and the lock is not held");
 		this.acknowledged = acknowledged;

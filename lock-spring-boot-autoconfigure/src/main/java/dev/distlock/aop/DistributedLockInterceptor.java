@@ -31,7 +31,7 @@ import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LogSafe;
+import dev.distlock.LogSafe;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;

@@ -26,7 +26,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.LockFailure.Kind;
-import dev.distlock.core.LogSafe;
+import dev.distlock.LogSafe;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.InvalidLockKeyException;
 import dev.distlock.core.LockKeyRules;
-import dev.distlock.core.LogSafe;
+import dev.distlock.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;

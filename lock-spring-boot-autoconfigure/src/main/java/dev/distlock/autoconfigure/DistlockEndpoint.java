@@ -27,7 +27,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockState;
-import dev.distlock.core.LogSafe;
+import dev.distlock.LogSafe;
 import dev.distlock.core.LossReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

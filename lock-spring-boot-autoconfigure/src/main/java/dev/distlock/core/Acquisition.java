@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.Subscription;

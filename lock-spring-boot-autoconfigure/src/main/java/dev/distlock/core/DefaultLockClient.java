@@ -207,6 +207,14 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
+	 * Return how many tasks this client's timer holds (package-private, for tests).
+	 * @return the number of scheduled tasks
+	 */
+	int scheduledCount() {
+		return this.engine.scheduledCount();
+	}
+
+	/**
 	 * Return the locks this client holds now, oldest first, as seen locally (no store
 	 * round trip). For operators: names, keys, fencing tokens and how long each lease has
 	 * left.

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.distlock.LogSafe;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
 import org.apache.commons.logging.Log;

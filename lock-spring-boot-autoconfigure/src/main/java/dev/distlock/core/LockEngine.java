@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -290,6 +291,15 @@ final class LockEngine {
 	}
 
 	// Time and threads
+
+	/**
+	 * Return how many tasks the timer holds: re-checks, deadlines, fixed-lease expiries
+	 * and the watchdog's round. A task of an acquisition that ended is cancelled and
+	 * removed at once.
+	 */
+	int scheduledCount() {
+		return this.timer.getQueue().size();
+	}
 
 	ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
 		return this.timer.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);

@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
+import dev.distlock.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;

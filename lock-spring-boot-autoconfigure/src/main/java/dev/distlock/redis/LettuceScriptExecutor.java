@@ -56,8 +56,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <p>
  * Lettuce fails a command after the factory's command timeout when its
  * {@code TimeoutOptions} are enabled (Spring Data Redis's default client options and
- * Spring Boot's both enable them); every stage is also bounded by the command timeout on
- * the store's own scheduler ({@link StageTimeouts}), whatever the client options.
+ * Spring Boot's both enable them); every request, from waiting for the connection to the
+ * script's reply (and its one retry on a new connection), is also bounded by one command
+ * timeout on the store's own scheduler ({@link StageTimeouts}), whatever the client
+ * options, so a request never takes longer than one command timeout.
  *
  * @author distlock
  * @since 0.1.0
@@ -86,7 +88,9 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 
 	@Override
 	public CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args) {
-		return run(script, keys, args, true);
+		// One command timeout for the whole request: waiting for a connection, the
+		// script and a second try on a new connection all fit in it
+		return StageTimeouts.within(run(script, keys, args, true), commandTimeout(), "script " + script.name());
 	}
 
 	private CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry) {

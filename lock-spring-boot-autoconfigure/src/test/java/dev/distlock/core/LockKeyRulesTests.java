@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -113,6 +114,25 @@ class LockKeyRulesTests {
 			.mapToObj((i) -> "k" + (i % LockKeyRules.DEFAULT_MAX_KEYS))
 			.toList();
 		assertThat(LockKeyRules.requireKeys(keys, LockClientSettings.defaults())).hasSize(64);
+	}
+
+	@Test
+	@SuppressWarnings("NullAway")
+	void refusesNullAndBlankKeysAndNullElementsBeforeAnyStoreCall() {
+		String none = null;
+		assertThatIllegalArgumentException().isThrownBy(() -> this.client.acquire(none, Duration.ZERO, null))
+			.withMessageContaining("is null");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.client.acquireAsync(none, Duration.ZERO, null))
+			.withMessageContaining("is null");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.client.acquire(" ", Duration.ZERO, null))
+			.withMessageContaining("is blank");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.client.acquireAll(Arrays.asList("ok", none), Duration.ZERO, null))
+			.withMessageContaining("is null");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.client.readLocks().acquire(none, Duration.ZERO, null))
+			.withMessageContaining("is null");
+		then(this.store).shouldHaveNoInteractions();
 	}
 
 	@Test

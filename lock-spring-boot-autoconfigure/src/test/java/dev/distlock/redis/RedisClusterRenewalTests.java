@@ -55,7 +55,7 @@ class RedisClusterRenewalTests {
 
 	private static final int LOCKS = 10_000;
 
-	private static final Duration LEASE = Duration.ofMillis(1500);
+	private static final Duration LEASE = Duration.ofSeconds(3);
 
 	private static RedisClusterHandle cluster;
 

@@ -141,6 +141,9 @@ abstract class CancellationContract extends ContractGroup {
 			assertThat(client.heldCount()).isZero();
 			assertThat(client.renewedLeaseCount()).isZero();
 		});
+		// And still none a second later: no grant arrives late for a caller that gave up
+		waitAtMost(SECOND.multipliedBy(3)).during(SECOND)
+			.until(() -> keys.stream().noneMatch(this::isLocked) && client.heldCount() == 0);
 	}
 
 	@Test

@@ -359,6 +359,23 @@ abstract class ReadWriteContract extends ContractGroup {
 	}
 
 	@Test
+	void waitingReadersCountAsWaitingCallersOfTheirClient() throws Exception {
+		String key = uniqueKey("waiting-readers");
+		LockHold writer = newClient().acquire(key, Duration.ZERO, null);
+		DefaultLockClient client = newClient();
+		List<CompletableFuture<LockHold>> readers = List.of(
+				client.readLocks().acquireAsync(key, Duration.ofSeconds(30), null).toCompletableFuture(),
+				client.readLocks().acquireAsync(key, Duration.ofSeconds(30), null).toCompletableFuture());
+		waitAtMost(Duration.ofSeconds(10)).until(() -> client.waitingCount(key) == 2);
+		assertThat(client.acquiringCount()).isEqualTo(2);
+		writer.release();
+		for (CompletableFuture<LockHold> reader : readers) {
+			reader.get(10, TimeUnit.SECONDS).release();
+		}
+		assertThat(client.waitingCount(key)).isZero();
+	}
+
+	@Test
 	void aLostReadLockIsReportedToItsHolder() throws Exception {
 		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
 		LockHandle lock = client.readLocks().obtain(uniqueKey("lost-read"));

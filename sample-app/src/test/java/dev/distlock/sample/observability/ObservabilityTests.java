@@ -222,6 +222,21 @@ class ObservabilityTests {
 	}
 
 	@Test
+	void forceReleaseIsRefusedWithItsSwitchButTheDefaultReadOnlyAccess() throws Exception {
+		ConfigurableApplicationContext context = start(TestRedis.endpoint(), "switch-only",
+				"--distlock.endpoint.force-release=true");
+		VoucherApiClient api = api(context);
+		long voucher = api.createVoucher("Switch only", 10);
+		CompletableFuture<HttpResponse<String>> holding = holdLockOfUser(context, api, voucher, 6);
+		HttpResponse<String> refused = delete(context, "actuator/distlock/order:6");
+		assertThat(refused.statusCode()).as("no write operation without unrestricted access").isIn(404, 405);
+		assertThat(this.json.readTree(get(context, "actuator/distlock/order:6").body()).get("state").asString())
+			.isEqualTo("held");
+		this.release.countDown();
+		assertThat(holding.join().statusCode()).isEqualTo(201);
+	}
+
+	@Test
 	void forceReleaseWhenEnabledEndsTheHoldersCallWithLockLostException(CapturedOutput output) throws Exception {
 		ConfigurableApplicationContext context = start(TestRedis.endpoint(), "forced",
 				"--management.endpoint.distlock.access=unrestricted", "--distlock.endpoint.force-release=true");

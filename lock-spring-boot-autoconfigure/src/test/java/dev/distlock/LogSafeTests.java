@@ -14,7 +14,10 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock;
+
+import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +46,19 @@ class LogSafeTests {
 		String key = "order:42/ünïcödé\uD83D\uDE00";
 		assertThat(LogSafe.escape(key)).isSameAs(key);
 		assertThat(LogSafe.escape(null)).isEqualTo("null");
+	}
+
+	@Test
+	void theLockExceptionsEscapeTheKeyInTheirMessageAndKeepItAsItIs() {
+		String key = "order:1\r\nINFO forged line";
+		List<DistributedLockException> thrown = List.of(new LockLostException(key, "expired"),
+				new LockBackendException(key, "acquire", new IllegalStateException("down")),
+				new LockAcquisitionException(key, Duration.ofMillis(5)),
+				new LockReplicationException(key, 0, 1, Duration.ofMillis(500)));
+		assertThat(thrown).allSatisfy((ex) -> {
+			assertThat(ex.getMessage()).doesNotContain("\r", "\n").contains("order:1\\r\\nINFO forged line");
+			assertThat(ex.getKey()).isEqualTo(key);
+		});
 	}
 
 }
