@@ -156,7 +156,9 @@ public final class MarkdownReport {
 			.append("than ")
 			.append(ContendedResult.FIFO_TOLERANCE.toMillis())
 			.append(" ms / by any margin, and the largest margin by which an overtaking hold asked later; 0 beyond the tolerance is FIFO order. The floor polls every ")
-			.append("millisecond, the polling floor every 10 ms.\n\n");
+			.append("millisecond, the polling floor every 10 ms. A high throughput with a low share of cross-process ")
+			.append("hand-offs means barging: a process re-takes its own lock while the other processes wait; their cost ")
+			.append("shows in the wait p99.\n\n");
 		out.append("| Library | ops/s | wait p50 us | wait p99 us | hand-off p50 us | hand-off p99 us | hand-off p50 "
 				+ "in round trips | cross-process hand-offs | cross-process hand-off p50 us | overtaken (> "
 				+ ContendedResult.FIFO_TOLERANCE.toMillis() + " ms / any) | violations | wait timeouts | vs floor | "

@@ -17,20 +17,25 @@
 package dev.distlock.benchmarks.report;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.distlock.benchmarks.RunSettings;
+import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.workload.AsyncWaitersResult;
 import dev.distlock.benchmarks.workload.ClusterRenewalResult;
 import dev.distlock.benchmarks.workload.ClusterRenewalResult.Round;
+import dev.distlock.benchmarks.workload.ContendedResult;
 import dev.distlock.benchmarks.workload.Latency;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link MarkdownReport}'s table of the asynchronous-waiters workload.
+ * Tests for {@link MarkdownReport}: the tables of the asynchronous-waiters and Cluster
+ * renewal workloads, and the contended section.
  *
  * @author distlock
  * @since 0.2.0
@@ -66,6 +71,31 @@ class MarkdownReportTests {
 				"Scripts per master over the window: master 1 6000, master 2 6100, master 3 5900 (9,000 per round, "
 						+ "all masters).");
 		assertThat(MarkdownReport.clusterRenewalTable(result)).startsWith("10,000 locks, renewal interval 1000 ms.");
+	}
+
+	@Test
+	void explainsBargingUnderTheContendedHeadingAndShowsEachLibrarysCrossProcessShareAndP99Wait() {
+		Measurements measurements = new Measurements();
+		measurements.contended.put(Contender.DISTLOCK, Outcome.success(contended(2500, 120_000, 0.22)));
+		measurements.contended.put(Contender.REDISSON, Outcome.success(contended(1000, 300_000, 0.95)));
+		String report = new MarkdownReport(new Machine("cpu", 2, 4, "Linux", "JDK", List.of(), "7.0"),
+				RunSettings.full())
+			.render(measurements, Instant.EPOCH);
+		assertThat(report).contains("A high throughput with a low share of cross-process hand-offs means barging: a "
+				+ "process re-takes its own lock while the other processes wait; their cost shows in the wait p99.");
+		assertThat(report.lines())
+			.anyMatch((line) -> line.startsWith("| distlock | 2,500 | 60.0 | 120.0 |") && line.contains("| 22% |"));
+		assertThat(report.lines()).anyMatch(
+				(line) -> line.startsWith("| Redisson 4.7.0 | 1,000 | 150.0 | 300.0 |") && line.contains("| 95% |"));
+		assertThat(report).contains("cross-process hand-offs: distlock 22%, Redisson 95%; p99 wait: distlock 120.0 us, "
+				+ "Redisson 300.0 us");
+	}
+
+	private static ContendedResult contended(double opsPerSecond, long p99Wait, double crossProcessShare) {
+		int holds = (int) Math.round(opsPerSecond);
+		return new ContendedResult(4, 4, holds, opsPerSecond, new Latency(holds, p99Wait / 2, p99Wait),
+				new Latency(holds, 300, 600), new Latency(holds, 300, 600), crossProcessShare, 0, 0, 0, 0, 0, 0,
+				Map.of("evalsha", 2.0));
 	}
 
 }
