@@ -28,6 +28,7 @@ import static dev.distlock.redis.LuaHelpers.GRANT_TO;
 import static dev.distlock.redis.LuaHelpers.HAND_OFF;
 import static dev.distlock.redis.LuaHelpers.HOLDER;
 import static dev.distlock.redis.LuaHelpers.KIND;
+import static dev.distlock.redis.LuaHelpers.LISTEN;
 import static dev.distlock.redis.LuaHelpers.MARKED;
 import static dev.distlock.redis.LuaHelpers.NOW;
 import static dev.distlock.redis.LuaHelpers.OWNERSHIP;
@@ -97,22 +98,22 @@ final class LockScripts {
 	 * Acquire the write lock: {@code SET NX PX} the owner token; on success grant a
 	 * fencing token ({@code fence}). If readers hold the key, those whose lease ended are
 	 * dropped first; while some are left, the writer-waiting mark is set
-	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. With a
-	 * waiter (a client that waits for a release), a refusal registers it in the waiters
-	 * set until the server clock passes now plus its time to live (refreshing an earlier
-	 * registration), and a grant removes it. Returns {@code {1, fence}} when acquired,
-	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
-	 * ends, or at most the re-check time after a first refusal). ARGV: token, lease
-	 * millis, writer-waiting millis, re-check millis, optionally waiter and its time to
-	 * live in millis.
+	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. A refusal
+	 * registers the waiter ({@code listen}) until the server clock passes now plus its
+	 * time to live: a client's id (a client that a release wakes alone, whose
+	 * registration a grant removes), or {@code *} for a caller that hears every release.
+	 * Returns {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current
+	 * holder (for readers: until the first of them ends, or at most the re-check time
+	 * after a first refusal). ARGV: token, lease millis, writer-waiting millis, re-check
+	 * millis, waiter and its time to live in millis.
 	 */
 	static final LuaScript ACQUIRE = LuaScript.of("acquire", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
+			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local waiter, waiterMillis = ARGV[5], ARGV[6]
 					local function grant()
 					  clearMark(writerWaitingKey, token)
-					  if waiter then
+					  if waiter ~= '*' then
 					    redis.call('zrem', waitersKey, waiter)
 					  end
 					  return {1, fence(fenceKey, leaseMillis)}
@@ -131,12 +132,7 @@ final class LockScripts {
 					else
 					  refusal = {0, redis.call('pttl', lockKey)}
 					end
-					if waiter then
-					  redis.call('zadd', waitersKey, string.format('%d', now() + tonumber(waiterMillis)), waiter)
-					  if redis.call('pttl', waitersKey) < tonumber(waiterMillis) then
-					    redis.call('pexpire', waitersKey, waiterMillis)
-					  end
-					end
+					listen(waitersKey, waiter, waiterMillis)
 					return refusal
 					""");
 
@@ -144,18 +140,21 @@ final class LockScripts {
 	 * Acquire a read lock: refused while a writer holds the key or a writer waits
 	 * ({@code marked}); else add our token to the readers' sorted set with its lease end,
 	 * drop the readers whose lease ended, and set the key's expiry to the latest
-	 * reader's. Readers get no fencing token. Returns {@code {1, 0}} when acquired, else
+	 * reader's. Readers get no fencing token. A refusal registers a listener of every
+	 * release ({@code listen}). Returns {@code {1, 0}} when acquired, else
 	 * {@code {0, pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease
-	 * millis.
+	 * millis, listener millis.
 	 */
 	static final LuaScript ACQUIRE_READ = LuaScript.of("acquire-read", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, MARKED), """
-					local token, leaseMillis = ARGV[1], ARGV[2]
+			List.of(NOW, KIND, READERS, MARKED, LISTEN), """
+					local token, leaseMillis, listenMillis = ARGV[1], ARGV[2], ARGV[3]
 					local held = kind(lockKey)
 					if held ~= 'zset' and held ~= 'none' then
+					  listen(waitersKey, '*', listenMillis)
 					  return {0, redis.call('pttl', lockKey)}
 					end
 					if marked(writerWaitingKey) then
+					  listen(waitersKey, '*', listenMillis)
 					  return {0, redis.call('pttl', writerWaitingKey)}
 					end
 					local at = now()
@@ -308,14 +307,16 @@ final class LockScripts {
 	 * Acquire several write locks at once, all or nothing: drop the readers whose lease
 	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
-	 * pttl}} for the first busy lock i (1-based); else {@code SET PX} every lock key and
+	 * pttl}} for the first busy lock i (1-based), registering a listener of every
+	 * release on each busy lock ({@code listen}); else {@code SET PX} every lock key and
 	 * grant each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS: lock,
-	 * fence, channel and writer waiting of each lock (one hash slot). ARGV: token, lease
-	 * millis, writer-waiting millis, re-check millis.
+	 * fence, channel, writer waiting and waiters of each lock (one hash slot). ARGV:
+	 * token, lease millis, writer-waiting millis, re-check millis, listener millis.
 	 */
-	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(4),
-			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
+	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(5),
+			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+					local listenMillis = ARGV[5]
 					local locks = #KEYS / keysPerLock
 					local at = now()
 					local busy = nil
@@ -332,8 +333,11 @@ final class LockScripts {
 					  elseif held ~= 'none' then
 					    ttl = redis.call('pttl', lockKey)
 					  end
-					  if ttl ~= nil and busy == nil then
-					    busy = {0, i, ttl}
+					  if ttl ~= nil then
+					    listen(KEYS[base + 5], '*', listenMillis)
+					    if busy == nil then
+					      busy = {0, i, ttl}
+					    end
 					  end
 					end
 					if busy ~= nil then

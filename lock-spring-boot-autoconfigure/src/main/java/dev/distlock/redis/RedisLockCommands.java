@@ -50,6 +50,14 @@ final class RedisLockCommands {
 		.mapToObj((seconds) -> Long.toString(seconds * 1000L))
 		.toArray(String[]::new);
 
+	/**
+	 * How long a refused caller that does not name itself (a reader, a caller of several
+	 * keys, a client that is not woken alone) counts as listening for the releases of the
+	 * key: several times the engine's longest re-check interval (one second), so that the
+	 * re-checks of a waiting caller keep it registered and a release keeps publishing.
+	 */
+	static final String LISTENER_MILLIS = Long.toString(Duration.ofSeconds(3).toMillis());
+
 	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
 	private final ScriptExecutor executor;
@@ -59,9 +67,8 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease) {
-		return run(keys, "acquire", LockScripts.ACQUIRE,
-				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS),
-				RedisLockCommands::toAttempt);
+		return run(keys, "acquire", LockScripts.ACQUIRE, List.of(token, millis(lease), WRITER_WAITING_MILLIS,
+				PENDING_WRITER_RECHECK_MILLIS, LuaHelpers.EVERY_RELEASE, LISTENER_MILLIS), RedisLockCommands::toAttempt);
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, String waiter,
@@ -71,7 +78,7 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Attempt> tryAcquireRead(LockKeys keys, String token, Duration lease) {
-		return run(keys, "acquire", LockScripts.ACQUIRE_READ, List.of(token, millis(lease)),
+		return run(keys, "acquire", LockScripts.ACQUIRE_READ, List.of(token, millis(lease), LISTENER_MILLIS),
 				RedisLockCommands::toAttempt);
 	}
 
@@ -107,8 +114,9 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
-		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, LockScripts.keysOf(keys, 4),
-				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), (reply) -> {
+		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, LockScripts.keysOf(keys, 5),
+				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS, LISTENER_MILLIS),
+				(reply) -> {
 					List<Long> answer = longs(reply);
 					List<Attempt> attempts = new ArrayList<>(keys.size());
 					if (answer.get(0) == 1L) {
