@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for {@link MarkdownReport}'s table of the asynchronous-waiters workload.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class MarkdownReportTests {
 
