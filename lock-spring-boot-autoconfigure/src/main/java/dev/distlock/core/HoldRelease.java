@@ -45,8 +45,8 @@ final class HoldRelease {
 	static final String GONE = "its key expired or has another owner when it was released";
 
 	/**
-	 * The longest a caller waits before it asks the store after a run of cohort hand-offs
-	 * ended.
+	 * The longest a caller waits before it asks the store after a run of cohort
+	 * hand-overs ended.
 	 */
 	private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -130,7 +130,7 @@ final class HoldRelease {
 		return this.engine.store.release(lease.key(), lease.token).thenApply((owned) -> {
 			int maxHandOffs = this.engine.settings.cohortHandOffs();
 			if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
-				// A run of hand-offs ends: let a client elsewhere take the lock
+				// A run of cohort hand-overs ends: let a client elsewhere take the lock
 				lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
 			}
 			return new Released(owned, null);
@@ -141,7 +141,7 @@ final class HoldRelease {
 	 * Whether the holder of {@code lease} may hand the lock to the caller of this client
 	 * waiting next instead of releasing it: a store that can, a lock not lost, a caller
 	 * waiting for the local turn (only write locks have one), within the bound of
-	 * hand-offs in a row.
+	 * hand-overs in a row.
 	 */
 	private boolean mayHandOver(Lease lease) {
 		return this.engine.store.supports(Capability.HAND_OVER)

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * The fair queues of an {@link InMemoryLockStore}: per key, the waiters in arrival order
  * with their grant time and alive deadline, the bounded dropping of gone waiters from the
  * head ({@link FairQueueLimits}) and the choice of the first live waiter a free lock is
- * handed over to.
+ * handed off to.
  * <p>
  * Not thread-safe: the store calls it under its monitor only.
  *
@@ -59,7 +59,7 @@ final class InMemoryFairQueues {
 	 * on {@code key}: dropping at most {@code budget} gone waiters from the head of the
 	 * queue, it is when the queue is empty or {@code token} is at its head (it then
 	 * leaves the queue). Otherwise the admission carries the budget left for the
-	 * hand-over.
+	 * hand-off.
 	 */
 	Admission admit(String key, String token, int budget) {
 		int dropped = 0;

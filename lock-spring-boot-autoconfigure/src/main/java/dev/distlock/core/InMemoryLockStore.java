@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * It behaves like a distributed store: leases expire on time, operations are
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
- * shared with a writer-waiting mark, and a released lock is handed over (to the first
+ * shared with a writer-waiting mark, and a released lock is then handed off (to the first
  * live fair waiter directly, else by waking one registered waiting client), as the Redis
  * store ({@code dev.distlock.redis.RedisLockStore}) does. It declares every
  * {@link Capability}. Tests can also make it unreachable
@@ -138,7 +138,7 @@ public final class InMemoryLockStore implements LockStore {
 	@Override
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		return this.<@Nullable Attempt>execute(() -> {
-			requireReachable(key, "release");
+			requireReachable(key, "hand over");
 			Grant current = live(key);
 			if (current == null || !current.token.equals(token)) {
 				return Attempt.busy(null);
@@ -455,7 +455,8 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	/**
-	 * Hand a free lock over: grant it to the first live fair waiter, dropping at most
+	 * Hand a free lock off, the release-time hand-off of the Redis scripts' handOff (not
+	 * the cohort hand-over): grant it to the first live fair waiter, dropping at most
 	 * {@code budget} gone waiters from the head of the queue, else pick the registered
 	 * client whose registration is oldest.
 	 * @return the waiter to wake, or {@code null} to wake every listener

@@ -80,7 +80,7 @@ final class Lease {
 	volatile boolean renewalFailing;
 
 	/**
-	 * How many cohort hand-offs in a row led to this lease: 0 for a lease taken from the
+	 * How many cohort hand-overs in a row led to this lease: 0 for a lease taken from the
 	 * store.
 	 */
 	volatile int handOffs;

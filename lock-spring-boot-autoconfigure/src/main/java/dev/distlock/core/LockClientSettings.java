@@ -61,7 +61,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	private static final Duration MIN_FAIR_GRANT_TIMEOUT = Duration.ofMillis(30);
 
 	/**
-	 * Default cohort hand-offs.
+	 * Default number of cohort hand-overs in a row.
 	 */
 	public static final int DEFAULT_COHORT_HAND_OFFS = 3;
 
@@ -71,7 +71,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
 	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
-	 * @param cohortHandOffs local hand-offs in a row before a release
+	 * @param cohortHandOffs cohort hand-overs in a row before a release
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
 	 * @param maxHold the longest a lock is renewed, or {@code null} for no cap
@@ -100,7 +100,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
 	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
-	 * @param cohortHandOffs local hand-offs in a row before a release
+	 * @param cohortHandOffs cohort hand-overs in a row before a release
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
 	 */
@@ -118,7 +118,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
 	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
-	 * @param cohortHandOffs local hand-offs in a row before a release
+	 * @param cohortHandOffs cohort hand-overs in a row before a release
 	 */
 	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
 			Duration fairGrantTimeout, int cohortHandOffs) {
@@ -128,7 +128,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 
 	/**
 	 * Create settings with the {@link #DEFAULT_FAIR_GRANT_TIMEOUT default fair grant
-	 * timeout} and {@link #DEFAULT_COHORT_HAND_OFFS default cohort hand-offs}.
+	 * timeout} and {@link #DEFAULT_COHORT_HAND_OFFS default number of cohort hand-overs}.
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
@@ -139,8 +139,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 
 	/**
 	 * Return the default settings: a 30 second watchdog lease, 5 seconds to close, 500
-	 * leases per renewal call, a 2 second fair grant timeout, 3 cohort hand-offs, keys of
-	 * at most 512 bytes of UTF-8, at most 64 keys per call.
+	 * leases per renewal call, a 2 second fair grant timeout, 3 cohort hand-overs, keys
+	 * of at most 512 bytes of UTF-8, at most 64 keys per call.
 	 * @return the default settings
 	 */
 	public static LockClientSettings defaults() {
@@ -189,8 +189,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	}
 
 	/**
-	 * Return a copy with another number of cohort hand-offs.
-	 * @param cohortHandOffs local hand-offs in a row before a release; zero always
+	 * Return a copy with another number of cohort hand-overs.
+	 * @param cohortHandOffs cohort hand-overs in a row before a release; zero always
 	 * releases
 	 * @return the settings
 	 * @since 0.1.0

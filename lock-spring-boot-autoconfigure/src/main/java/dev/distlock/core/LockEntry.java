@@ -53,7 +53,7 @@ final class LockEntry {
 
 	/**
 	 * How long the caller taking the local turn next waits before it asks the store,
-	 * after a release that ended a run of cohort hand-offs, so that a client elsewhere
+	 * after a release that ended a run of cohort hand-overs, so that a client elsewhere
 	 * woken by that release can take the lock; 0 for not at all.
 	 */
 	final AtomicLong yieldNanos = new AtomicLong();
@@ -77,10 +77,10 @@ final class LockEntry {
 	 * A lock handed over in the store to a new owner token of this client.
 	 *
 	 * @param token the new owner token
-	 * @param fencingToken the fencing token of the hand-off
+	 * @param fencingToken the fencing token of the hand-over
 	 * @param lease the lease the store set
-	 * @param requestedAtNanos when the hand-off was requested
-	 * @param handOffs how many hand-offs in a row this one ends
+	 * @param requestedAtNanos when the hand-over was requested
+	 * @param handOffs how many hand-overs in a row this one ends
 	 */
 	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs) {
 

@@ -30,8 +30,10 @@ import dev.distlock.LockLostException;
  *     orders.place(userId, hold.fencingToken());
  * }
  * </pre> A hold is not reentrant: a second acquisition of the same key by another call of
- * the same client queues behind it. Leases acquired without a fixed lease are renewed by
- * the client's watchdog until released.
+ * the same client queues behind it until it is released or its lease ends (its fixed
+ * lease ran out, or the lock was found lost): the local turn then passes on, as the store
+ * passes the key on to other clients. Leases acquired without a fixed lease are renewed
+ * by the client's watchdog until released.
  *
  * @author distlock
  * @since 0.1.0

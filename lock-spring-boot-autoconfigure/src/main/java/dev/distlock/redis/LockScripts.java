@@ -41,8 +41,8 @@ import static dev.distlock.redis.LuaHelpers.WRITER;
  * other client can interleave between its owner check and its write.
  * <p>
  * <b>KEYS</b>: every script receives the keys of a lock in the one order of
- * {@link LockKeys} (lock, fence, channel, writer waiting, waiters, queue, alive), named
- * by the same locals at the top of every script ({@link #KEY_LOCALS}); a script on
+ * {@link LockKeys} (lock, fence, channel, writer waiting, waiters, queue, alive, grants),
+ * named by the same locals at the top of every script ({@link #KEY_LOCALS}); a script on
  * several locks receives, one lock after the other, the first keys of that order it needs
  * (the renewal only the lock key, the several-key acquire lock, fence, channel and writer
  * waiting), so a batch carries no key it does not touch. <b>ARGV</b> is named by locals

@@ -98,7 +98,7 @@ final class RedisLockCommands {
 	 * if fair waiters are queued
 	 */
 	CompletableFuture<@Nullable Attempt> handOver(LockKeys keys, String token, String nextToken, Duration lease) {
-		return this.<@Nullable Attempt>run(keys, "release", LockScripts.COHORT_HAND_OVER,
+		return this.<@Nullable Attempt>run(keys, "hand over", LockScripts.COHORT_HAND_OVER,
 				List.of(token, nextToken, millis(lease)), (reply) -> {
 					List<Long> answer = longs(reply);
 					if (answer.get(0) == 2L) {

@@ -46,7 +46,7 @@ import java.util.Map;
  * before the waiters started, by name without its trailing number, the clients' ids
  * replaced by {@code holder} and {@code waiter}
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record AsyncWaitersResult(int waiters, int threadsBefore, int threadsWhileWaiting, int peakThreadsStarting,
 		int peakThreadsGranting, long heapBefore, long heapWhileWaiting, long startNanos, long releaseNanos,

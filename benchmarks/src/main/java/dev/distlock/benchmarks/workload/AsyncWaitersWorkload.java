@@ -57,7 +57,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the client or in Redis.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class AsyncWaitersWorkload {
 

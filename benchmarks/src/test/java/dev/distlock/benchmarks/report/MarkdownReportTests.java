@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * renewal workloads, and the contended section.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class MarkdownReportTests {
 

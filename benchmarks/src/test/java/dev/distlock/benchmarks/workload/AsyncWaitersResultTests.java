@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * from the raw measurements.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class AsyncWaitersResultTests {
 

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for {@link AsyncWaitersWorkload}'s naming of the threads started during a run.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class AsyncWaitersWorkloadTests {
 

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in {@link ClusterRenewalWorkload}.
  *
  * @author distlock
- * @since 0.2.0
+ * @since 0.1.0
  */
 class ClusterRenewalResultTests {
 

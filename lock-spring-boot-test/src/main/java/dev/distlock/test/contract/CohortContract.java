@@ -153,7 +153,7 @@ abstract class CohortContract extends ContractGroup {
 		for (int i = 1; i < fences.size(); i++) {
 			assertThat(fences.get(i)).as("fence %s after %s", i, i - 1).isGreaterThan(fences.get(i - 1));
 		}
-		assertThat(store.handOvers()).as("cohort hand-offs").isPositive();
+		assertThat(store.handOvers()).as("cohort hand-overs").isPositive();
 		assertThat(isLocked(key)).isFalse();
 	}
 
