@@ -160,8 +160,7 @@ final class AcknowledgedAcquire implements AutoCloseable {
 	private static CompletionStage<Object> acquire(RedisAsyncCommands<String, String> commands, LockKeys keys,
 			String token, Duration lease) {
 		String[] scriptKeys = keys.all().toArray(String[]::new);
-		String[] args = { token, RedisLockCommands.millis(lease), RedisLockCommands.WRITER_WAITING_MILLIS,
-				RedisLockCommands.PENDING_WRITER_RECHECK_MILLIS };
+		String[] args = RedisLockCommands.acquireArgs(token, lease).toArray(String[]::new);
 		LuaScript script = LockScripts.ACQUIRE;
 		return commands.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, scriptKeys, args)
 			.handle((reply, failure) -> {

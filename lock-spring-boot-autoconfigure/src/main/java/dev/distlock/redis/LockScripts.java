@@ -141,9 +141,9 @@ final class LockScripts {
 	 * ({@code marked}); else add our token to the readers' sorted set with its lease end,
 	 * drop the readers whose lease ended, and set the key's expiry to the latest
 	 * reader's. Readers get no fencing token. A refusal registers a listener of every
-	 * release ({@code listen}). Returns {@code {1, 0}} when acquired, else
-	 * {@code {0, pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease
-	 * millis, listener millis.
+	 * release ({@code listen}). Returns {@code {1, 0}} when acquired, else {@code {0,
+	 * pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease millis,
+	 * listener millis.
 	 */
 	static final LuaScript ACQUIRE_READ = LuaScript.of("acquire-read", Reply.MULTI, KEY_LOCALS,
 			List.of(NOW, KIND, READERS, MARKED, LISTEN), """
@@ -172,7 +172,7 @@ final class LockScripts {
 	 * token, publish command, budget of gone fair waiters to drop.
 	 */
 	static final LuaScript RELEASE = LuaScript.of("release", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+			List.of(NOW, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local token, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
@@ -272,7 +272,7 @@ final class LockScripts {
 	 * token, lease millis.
 	 */
 	static final LuaScript COHORT_HAND_OVER = LuaScript.of("hand-over", Reply.MULTI, KEY_LOCALS,
-			List.of(KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
+			List.of(OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
 					local token, nextToken, leaseMillis = ARGV[1], ARGV[2], ARGV[3]
 					if ownership(lockKey, token) ~= 'writer' then
 					  return {0, 0}
@@ -291,7 +291,7 @@ final class LockScripts {
 	 * budget of gone fair waiters to drop.
 	 */
 	static final LuaScript LEAVE = LuaScript.of("leave", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+			List.of(NOW, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local waiter, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 					redis.call('zrem', waitersKey, waiter)
 					dequeue(waiter)
@@ -307,9 +307,9 @@ final class LockScripts {
 	 * Acquire several write locks at once, all or nothing: drop the readers whose lease
 	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
-	 * pttl}} for the first busy lock i (1-based), registering a listener of every
-	 * release on each busy lock ({@code listen}); else {@code SET PX} every lock key and
-	 * grant each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS: lock,
+	 * pttl}} for the first busy lock i (1-based), registering a listener of every release
+	 * on each busy lock ({@code listen}); else {@code SET PX} every lock key and grant
+	 * each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS: lock,
 	 * fence, channel, writer waiting and waiters of each lock (one hash slot). ARGV:
 	 * token, lease millis, writer-waiting millis, re-check millis, listener millis.
 	 */
@@ -359,7 +359,7 @@ final class LockScripts {
 	 * still holds our token. Returns 1 when owned, else 0. ARGV: token, remaining millis.
 	 */
 	static final LuaScript EXPIRE_AFTER = LuaScript.of("expire-after", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, OWNERSHIP), """
+			List.of(NOW, READERS, OWNERSHIP), """
 					local token, remainingMillis = ARGV[1], ARGV[2]
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
@@ -384,7 +384,7 @@ final class LockScripts {
 	 * application reads from replicas. Returns 1 when the lock holds our token as its
 	 * writer, or as a reader whose lease has not ended, else 0. ARGV: token.
 	 */
-	static final LuaScript OWNER = LuaScript.of("owner", Reply.INTEGER, KEY_LOCALS, List.of(NOW, KIND, OWNERSHIP), """
+	static final LuaScript OWNER = LuaScript.of("owner", Reply.INTEGER, KEY_LOCALS, List.of(NOW, OWNERSHIP), """
 			local token = ARGV[1]
 			local role, ends = ownership(lockKey, token)
 			if role == 'writer' or (role == 'reader' and ends > now()) then
@@ -399,8 +399,8 @@ final class LockScripts {
 	 * latest reader). Returns one 1 (renewed) or 0 (lost) per lock. KEYS: the lock key of
 	 * each lock. ARGV: lease millis, then one token per lock.
 	 */
-	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(1),
-			List.of(NOW, KIND, READERS, OWNERSHIP), """
+	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(1), List.of(NOW, READERS, OWNERSHIP),
+			"""
 					local leaseMillis = ARGV[1]
 					local renewed = {}
 					local at = nil

@@ -71,20 +71,22 @@ final class LuaHelpers {
 	/**
 	 * {@code ownership(key, token)}, the owner check: {@code 'writer'} when the key holds
 	 * {@code token} as its writer; {@code 'reader'} and the end of its lease (ended or
-	 * not) when {@code token} is one of its readers; else {@code nil}.
+	 * not) when {@code token} is one of its readers; else {@code nil}. One {@code GET}
+	 * for a writer (the common case, no {@code TYPE}); a key that is not a string answers
+	 * it with an error, and is then asked for the reader's score.
 	 */
 	static final LuaHelper OWNERSHIP = new LuaHelper("ownership", """
 			local function ownership(key, token)
-			  local held = kind(key)
-			  if held == 'string' then
-			    if redis.call('get', key) == token then
+			  local held = redis.pcall('get', key)
+			  if type(held) ~= 'table' then
+			    if held == token then
 			      return 'writer'
 			    end
-			  elseif held == 'zset' then
-			    local ends = tonumber(redis.call('zscore', key, token))
-			    if ends ~= nil then
-			      return 'reader', ends
-			    end
+			    return nil
+			  end
+			  local ends = redis.pcall('zscore', key, token)
+			  if type(ends) == 'string' then
+			    return 'reader', tonumber(ends)
 			  end
 			  return nil
 			end
@@ -196,8 +198,8 @@ final class LuaHelpers {
 	 * free, grant it to the first fair waiter that is still alive, for its grant time,
 	 * and publish its token, dropping at most {@code budget} gone waiters from the head
 	 * of the queue on the way (the rest are dropped by later steps); else wake the
-	 * waiting client whose registration is oldest (publishing its id, which every listener
-	 * of all releases hears too, and dropping the registration), or publish
+	 * waiting client whose registration is oldest (publishing its id, which every
+	 * listener of all releases hears too, and dropping the registration), or publish
 	 * {@code released} when only listeners of all releases ({@link #EVERY_RELEASE}) are
 	 * registered. The fast path: when neither a registration nor a fair queue exists (one
 	 * {@code EXISTS}), nobody waits, and nothing is published.

@@ -67,8 +67,19 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease) {
-		return run(keys, "acquire", LockScripts.ACQUIRE, List.of(token, millis(lease), WRITER_WAITING_MILLIS,
-				PENDING_WRITER_RECHECK_MILLIS, LuaHelpers.EVERY_RELEASE, LISTENER_MILLIS), RedisLockCommands::toAttempt);
+		return run(keys, "acquire", LockScripts.ACQUIRE, acquireArgs(token, lease), RedisLockCommands::toAttempt);
+	}
+
+	/**
+	 * Return the ARGV of {@link LockScripts#ACQUIRE} for a caller that, if refused, hears
+	 * every release of the key.
+	 * @param token the owner token
+	 * @param lease the lease
+	 * @return the arguments
+	 */
+	static List<String> acquireArgs(String token, Duration lease) {
+		return List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS,
+				LuaHelpers.EVERY_RELEASE, LISTENER_MILLIS);
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, String waiter,

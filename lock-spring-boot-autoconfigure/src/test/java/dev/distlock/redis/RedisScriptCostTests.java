@@ -157,8 +157,40 @@ class RedisScriptCostTests {
 			.isEqualTo(Map.of("scripts", 1L, "set", 2L, "get", 1L, "time", 1L));
 		Map<String, Long> release = measure(
 				() -> assertThat(Stages.join(this.store.release("fast", "owner"))).isTrue());
-		assertThat(release).as("owner check, DEL, one EXISTS for waiters, the broadcast")
-			.isEqualTo(Map.of("scripts", 1L, "type", 1L, "get", 1L, "del", 1L, "exists", 1L, "publish", 1L));
+		assertThat(release).as("owner check (one GET), DEL, one EXISTS for waiters, and nothing published")
+			.isEqualTo(Map.of("scripts", 1L, "get", 1L, "del", 1L, "exists", 1L));
+	}
+
+	@Test
+	void aRefusedCallerRegistersAsListeningSoThatTheReleasePublishes() {
+		LockKeys keys = LockKeys.of(this.store.keyPrefix(), "listened");
+		assertThat(Stages.join(this.store.tryAcquire("listened", "owner", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire("listened", "other", LEASE)).acquired()).isFalse();
+		assertThat(redis.opsForZSet().range(keys.waitersKey(), 0, -1)).containsExactly(LuaHelpers.EVERY_RELEASE);
+		assertThat(redis.getExpire(keys.waitersKey())).isPositive();
+		Map<String, Long> release = measure(
+				() -> assertThat(Stages.join(this.store.release("listened", "owner"))).isTrue());
+		assertThat(release).containsEntry("publish", 1L);
+		assertThat(redis.opsForZSet().range(keys.waitersKey(), 0, -1))
+			.as("the listeners of every release stay registered until their time runs out")
+			.containsExactly(LuaHelpers.EVERY_RELEASE);
+	}
+
+	@Test
+	void refusedReadersAndCallersOfSeveralKeysRegisterAsListening() {
+		assertThat(Stages.join(this.store.tryAcquire("written", "writer", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquireRead("written", "reader", LEASE)).acquired()).isFalse();
+		assertThat(redis.opsForZSet().range(LockKeys.of(this.store.keyPrefix(), "written").waitersKey(), 0, -1))
+			.containsExactly(LuaHelpers.EVERY_RELEASE);
+		assertThat(Stages.join(this.store.tryAcquire("several:b", "holder", LEASE)).acquired()).isTrue();
+		List<?> attempts = Stages.join(this.store.tryAcquireAll(List.of("several:a", "several:b"), "both", LEASE));
+		assertThat(attempts).isNotNull().hasSize(2);
+		assertThat(redis.hasKey(LockKeys.of(this.store.keyPrefix(), "several:a").waitersKey()))
+			.as("only busy locks are listened to")
+			.isFalse();
+		assertThat(redis.opsForZSet().range(LockKeys.of(this.store.keyPrefix(), "several:b").waitersKey(), 0, -1))
+			.containsExactly(LuaHelpers.EVERY_RELEASE);
+		assertThat(measure(() -> Stages.join(this.store.release("several:b", "holder")))).containsEntry("publish", 1L);
 	}
 
 	@Test
