@@ -99,13 +99,14 @@ final class LockScripts {
 	 * fencing token ({@code fence}). If readers hold the key, those whose lease ended are
 	 * dropped first; while some are left, the writer-waiting mark is set
 	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. A refusal
-	 * registers the waiter ({@code listen}) until the server clock passes now plus its
-	 * time to live: a client's id (a client that a release wakes alone, whose
-	 * registration a grant removes), or {@code *} for a caller that hears every release.
-	 * Returns {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current
-	 * holder (for readers: until the first of them ends, or at most the re-check time
-	 * after a first refusal). ARGV: token, lease millis, writer-waiting millis, re-check
-	 * millis, waiter and its time to live in millis.
+	 * registers the waiter, if one is given ({@code listen}), until the server clock
+	 * passes now plus its time to live: a client's id (a client that a release wakes
+	 * alone, whose registration a grant removes), or {@code *} for a client that listens
+	 * to every release of the key. Returns {@code {1, fence}} when acquired, else
+	 * {@code {0, pttl}} of the current holder (for readers: until the first of them ends,
+	 * or at most the re-check time after a first refusal). ARGV: token, lease millis,
+	 * writer-waiting millis, re-check millis, waiter ({@code ""} for none) and its time
+	 * to live in millis.
 	 */
 	static final LuaScript ACQUIRE = LuaScript.of("acquire", Reply.MULTI, KEY_LOCALS,
 			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
@@ -113,7 +114,7 @@ final class LockScripts {
 					local waiter, waiterMillis = ARGV[5], ARGV[6]
 					local function grant()
 					  clearMark(writerWaitingKey, token)
-					  if waiter ~= '*' then
+					  if waiter ~= '' and waiter ~= '*' then
 					    redis.call('zrem', waitersKey, waiter)
 					  end
 					  return {1, fence(fenceKey, leaseMillis)}
@@ -132,7 +133,9 @@ final class LockScripts {
 					else
 					  refusal = {0, redis.call('pttl', lockKey)}
 					end
-					listen(waitersKey, waiter, waiterMillis)
+					if waiter ~= '' then
+					  listen(waitersKey, waiter, waiterMillis)
+					end
 					return refusal
 					""");
 
@@ -141,21 +144,26 @@ final class LockScripts {
 	 * ({@code marked}); else add our token to the readers' sorted set with its lease end,
 	 * drop the readers whose lease ended, and set the key's expiry to the latest
 	 * reader's. Readers get no fencing token. A refusal registers a listener of every
-	 * release ({@code listen}). Returns {@code {1, 0}} when acquired, else {@code {0,
-	 * pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease millis,
-	 * listener millis.
+	 * release ({@code listen}) when a listener's time to live is given. Returns
+	 * {@code {1, 0}} when acquired, else {@code {0, pttl}} of the writer or of the
+	 * writer-waiting mark. ARGV: token, lease millis, listener millis ({@code ""} for
+	 * none).
 	 */
 	static final LuaScript ACQUIRE_READ = LuaScript.of("acquire-read", Reply.MULTI, KEY_LOCALS,
 			List.of(NOW, KIND, READERS, MARKED, LISTEN), """
 					local token, leaseMillis, listenMillis = ARGV[1], ARGV[2], ARGV[3]
 					local held = kind(lockKey)
+					local function refuse(pttl)
+					  if listenMillis ~= '' then
+					    listen(waitersKey, '*', listenMillis)
+					  end
+					  return {0, pttl}
+					end
 					if held ~= 'zset' and held ~= 'none' then
-					  listen(waitersKey, '*', listenMillis)
-					  return {0, redis.call('pttl', lockKey)}
+					  return refuse(redis.call('pttl', lockKey))
 					end
 					if marked(writerWaitingKey) then
-					  listen(waitersKey, '*', listenMillis)
-					  return {0, redis.call('pttl', writerWaitingKey)}
+					  return refuse(redis.call('pttl', writerWaitingKey))
 					end
 					local at = now()
 					redis.call('zadd', lockKey, string.format('%d', at + tonumber(leaseMillis)), token)
@@ -308,10 +316,11 @@ final class LockScripts {
 	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
 	 * pttl}} for the first busy lock i (1-based), registering a listener of every release
-	 * on each busy lock ({@code listen}); else {@code SET PX} every lock key and grant
-	 * each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS: lock,
-	 * fence, channel, writer waiting and waiters of each lock (one hash slot). ARGV:
-	 * token, lease millis, writer-waiting millis, re-check millis, listener millis.
+	 * on each busy lock ({@code listen}) when a listener's time to live is given; else
+	 * {@code SET PX} every lock key and grant each a fencing token, returning {@code {1,
+	 * fence1, fence2, ...}}. KEYS: lock, fence, channel, writer waiting and waiters of
+	 * each lock (one hash slot). ARGV: token, lease millis, writer-waiting millis,
+	 * re-check millis, listener millis ({@code ""} for none).
 	 */
 	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(5),
 			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
@@ -334,7 +343,9 @@ final class LockScripts {
 					    ttl = redis.call('pttl', lockKey)
 					  end
 					  if ttl ~= nil then
-					    listen(KEYS[base + 5], '*', listenMillis)
+					    if listenMillis ~= '' then
+					      listen(KEYS[base + 5], '*', listenMillis)
+					    end
 					    if busy == nil then
 					      busy = {0, i, ttl}
 					    end
