@@ -106,14 +106,17 @@ final class AcknowledgedAcquire implements AutoCloseable {
 	 * @param keys the lock's keys
 	 * @param token the owner token
 	 * @param lease the lease
+	 * @param listening whether the store listens to every release of the key (a refusal
+	 * then registers it, so that releases publish)
 	 * @return the outcome and how many replicas acknowledged a grant; failed if Redis
 	 * failed or did not answer in time
 	 */
-	CompletableFuture<Acknowledged> tryAcquire(LockKeys keys, String token, Duration lease) {
+	CompletableFuture<Acknowledged> tryAcquire(LockKeys keys, String token, Duration lease, boolean listening) {
 		return borrow().thenCompose((connection) -> {
 			CompletableFuture<Acknowledged> outcome;
 			try {
-				outcome = acquireAndWait(connection, keys, token, lease).toCompletableFuture();
+				outcome = acquireAndWait(connection, keys, RedisLockCommands.acquireArgs(token, lease, listening))
+					.toCompletableFuture();
 			}
 			catch (RuntimeException ex) {
 				outcome = CompletableFuture.failedFuture(ex);
@@ -124,9 +127,9 @@ final class AcknowledgedAcquire implements AutoCloseable {
 	}
 
 	private CompletionStage<Acknowledged> acquireAndWait(StatefulConnection<String, String> connection, LockKeys keys,
-			String token, Duration lease) {
+			List<String> args) {
 		if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
-			return masterOf(cluster, keys).thenCompose((node) -> acquireAndWait(node.async(), keys, token, lease))
+			return masterOf(cluster, keys).thenCompose((node) -> acquireAndWait(node.async(), keys, args))
 				.handle((acknowledged, failure) -> {
 					if (failure == null) {
 						return CompletableFuture.completedFuture(acknowledged);
@@ -137,16 +140,16 @@ final class AcknowledgedAcquire implements AutoCloseable {
 					// The slot moved (a failover, a resharding): nothing ran; ask again
 					return ((RedisClusterClient) nativeClient()).refreshPartitionsAsync()
 						.thenCompose((refreshed) -> masterOf(cluster, keys))
-						.thenCompose((node) -> acquireAndWait(node.async(), keys, token, lease));
+						.thenCompose((node) -> acquireAndWait(node.async(), keys, args));
 				})
 				.thenCompose((stage) -> stage);
 		}
-		return acquireAndWait(((StatefulRedisConnection<String, String>) connection).async(), keys, token, lease);
+		return acquireAndWait(((StatefulRedisConnection<String, String>) connection).async(), keys, args);
 	}
 
 	private CompletionStage<Acknowledged> acquireAndWait(RedisAsyncCommands<String, String> commands, LockKeys keys,
-			String token, Duration lease) {
-		return acquire(commands, keys, token, lease).thenCompose((reply) -> {
+			List<String> args) {
+		return acquire(commands, keys, args).thenCompose((reply) -> {
 			Attempt attempt = RedisLockCommands.toAttempt(reply);
 			if (!attempt.acquired()) {
 				return CompletableFuture.completedFuture(new Acknowledged(attempt, 0));
@@ -158,10 +161,9 @@ final class AcknowledgedAcquire implements AutoCloseable {
 	}
 
 	private static CompletionStage<Object> acquire(RedisAsyncCommands<String, String> commands, LockKeys keys,
-			String token, Duration lease) {
+			List<String> arguments) {
 		String[] scriptKeys = keys.all().toArray(String[]::new);
-		String[] args = { token, RedisLockCommands.millis(lease), RedisLockCommands.WRITER_WAITING_MILLIS,
-				RedisLockCommands.PENDING_WRITER_RECHECK_MILLIS };
+		String[] args = arguments.toArray(String[]::new);
 		LuaScript script = LockScripts.ACQUIRE;
 		return commands.<Object>evalsha(script.sha1(), ScriptOutputType.MULTI, scriptKeys, args)
 			.handle((reply, failure) -> {

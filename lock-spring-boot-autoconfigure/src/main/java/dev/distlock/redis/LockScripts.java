@@ -28,6 +28,7 @@ import static dev.distlock.redis.LuaHelpers.GRANT_TO;
 import static dev.distlock.redis.LuaHelpers.HAND_OFF;
 import static dev.distlock.redis.LuaHelpers.HOLDER;
 import static dev.distlock.redis.LuaHelpers.KIND;
+import static dev.distlock.redis.LuaHelpers.LISTEN;
 import static dev.distlock.redis.LuaHelpers.MARKED;
 import static dev.distlock.redis.LuaHelpers.NOW;
 import static dev.distlock.redis.LuaHelpers.OWNERSHIP;
@@ -97,22 +98,23 @@ final class LockScripts {
 	 * Acquire the write lock: {@code SET NX PX} the owner token; on success grant a
 	 * fencing token ({@code fence}). If readers hold the key, those whose lease ended are
 	 * dropped first; while some are left, the writer-waiting mark is set
-	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. With a
-	 * waiter (a client that waits for a release), a refusal registers it in the waiters
-	 * set until the server clock passes now plus its time to live (refreshing an earlier
-	 * registration), and a grant removes it. Returns {@code {1, fence}} when acquired,
-	 * else {@code {0, pttl}} of the current holder (for readers: until the first of them
-	 * ends, or at most the re-check time after a first refusal). ARGV: token, lease
-	 * millis, writer-waiting millis, re-check millis, optionally waiter and its time to
-	 * live in millis.
+	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. A refusal
+	 * registers the waiter, if one is given ({@code listen}), until the server clock
+	 * passes now plus its time to live: a client's id (a client that a release wakes
+	 * alone, whose registration a grant removes), or {@code *} for a client that listens
+	 * to every release of the key. Returns {@code {1, fence}} when acquired, else
+	 * {@code {0, pttl}} of the current holder (for readers: until the first of them ends,
+	 * or at most the re-check time after a first refusal). ARGV: token, lease millis,
+	 * writer-waiting millis, re-check millis, waiter ({@code ""} for none) and its time
+	 * to live in millis.
 	 */
 	static final LuaScript ACQUIRE = LuaScript.of("acquire", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
+			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local waiter, waiterMillis = ARGV[5], ARGV[6]
 					local function grant()
 					  clearMark(writerWaitingKey, token)
-					  if waiter then
+					  if waiter ~= '' and waiter ~= '*' then
 					    redis.call('zrem', waitersKey, waiter)
 					  end
 					  return {1, fence(fenceKey, leaseMillis)}
@@ -131,11 +133,8 @@ final class LockScripts {
 					else
 					  refusal = {0, redis.call('pttl', lockKey)}
 					end
-					if waiter then
-					  redis.call('zadd', waitersKey, string.format('%d', now() + tonumber(waiterMillis)), waiter)
-					  if redis.call('pttl', waitersKey) < tonumber(waiterMillis) then
-					    redis.call('pexpire', waitersKey, waiterMillis)
-					  end
+					if waiter ~= '' then
+					  listen(waitersKey, waiter, waiterMillis)
 					end
 					return refusal
 					""");
@@ -144,19 +143,27 @@ final class LockScripts {
 	 * Acquire a read lock: refused while a writer holds the key or a writer waits
 	 * ({@code marked}); else add our token to the readers' sorted set with its lease end,
 	 * drop the readers whose lease ended, and set the key's expiry to the latest
-	 * reader's. Readers get no fencing token. Returns {@code {1, 0}} when acquired, else
-	 * {@code {0, pttl}} of the writer or of the writer-waiting mark. ARGV: token, lease
-	 * millis.
+	 * reader's. Readers get no fencing token. A refusal registers a listener of every
+	 * release ({@code listen}) when a listener's time to live is given. Returns
+	 * {@code {1, 0}} when acquired, else {@code {0, pttl}} of the writer or of the
+	 * writer-waiting mark. ARGV: token, lease millis, listener millis ({@code ""} for
+	 * none).
 	 */
 	static final LuaScript ACQUIRE_READ = LuaScript.of("acquire-read", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, MARKED), """
-					local token, leaseMillis = ARGV[1], ARGV[2]
+			List.of(NOW, KIND, READERS, MARKED, LISTEN), """
+					local token, leaseMillis, listenMillis = ARGV[1], ARGV[2], ARGV[3]
 					local held = kind(lockKey)
+					local function refuse(pttl)
+					  if listenMillis ~= '' then
+					    listen(waitersKey, '*', listenMillis)
+					  end
+					  return {0, pttl}
+					end
 					if held ~= 'zset' and held ~= 'none' then
-					  return {0, redis.call('pttl', lockKey)}
+					  return refuse(redis.call('pttl', lockKey))
 					end
 					if marked(writerWaitingKey) then
-					  return {0, redis.call('pttl', writerWaitingKey)}
+					  return refuse(redis.call('pttl', writerWaitingKey))
 					end
 					local at = now()
 					redis.call('zadd', lockKey, string.format('%d', at + tonumber(leaseMillis)), token)
@@ -173,7 +180,7 @@ final class LockScripts {
 	 * token, publish command, budget of gone fair waiters to drop.
 	 */
 	static final LuaScript RELEASE = LuaScript.of("release", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+			List.of(NOW, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local token, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
@@ -273,7 +280,7 @@ final class LockScripts {
 	 * token, lease millis.
 	 */
 	static final LuaScript COHORT_HAND_OVER = LuaScript.of("hand-over", Reply.MULTI, KEY_LOCALS,
-			List.of(KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
+			List.of(OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
 					local token, nextToken, leaseMillis = ARGV[1], ARGV[2], ARGV[3]
 					if ownership(lockKey, token) ~= 'writer' then
 					  return {0, 0}
@@ -292,7 +299,7 @@ final class LockScripts {
 	 * budget of gone fair waiters to drop.
 	 */
 	static final LuaScript LEAVE = LuaScript.of("leave", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+			List.of(NOW, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local waiter, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
 					redis.call('zrem', waitersKey, waiter)
 					dequeue(waiter)
@@ -308,14 +315,17 @@ final class LockScripts {
 	 * Acquire several write locks at once, all or nothing: drop the readers whose lease
 	 * ended from every key held by readers; if any lock key still exists, take none, mark
 	 * the writer-waiting key of every key held by readers, and return {@code {0, i,
-	 * pttl}} for the first busy lock i (1-based); else {@code SET PX} every lock key and
-	 * grant each a fencing token, returning {@code {1, fence1, fence2, ...}}. KEYS: lock,
-	 * fence, channel and writer waiting of each lock (one hash slot). ARGV: token, lease
-	 * millis, writer-waiting millis, re-check millis.
+	 * pttl}} for the first busy lock i (1-based), registering a listener of every release
+	 * on each busy lock ({@code listen}) when a listener's time to live is given; else
+	 * {@code SET PX} every lock key and grant each a fencing token, returning {@code {1,
+	 * fence1, fence2, ...}}. KEYS: lock, fence, channel, writer waiting and waiters of
+	 * each lock (one hash slot). ARGV: token, lease millis, writer-waiting millis,
+	 * re-check millis, listener millis ({@code ""} for none).
 	 */
-	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(4),
-			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE), """
+	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(5),
+			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+					local listenMillis = ARGV[5]
 					local locks = #KEYS / keysPerLock
 					local at = now()
 					local busy = nil
@@ -332,8 +342,13 @@ final class LockScripts {
 					  elseif held ~= 'none' then
 					    ttl = redis.call('pttl', lockKey)
 					  end
-					  if ttl ~= nil and busy == nil then
-					    busy = {0, i, ttl}
+					  if ttl ~= nil then
+					    if listenMillis ~= '' then
+					      listen(KEYS[base + 5], '*', listenMillis)
+					    end
+					    if busy == nil then
+					      busy = {0, i, ttl}
+					    end
 					  end
 					end
 					if busy ~= nil then
@@ -355,7 +370,7 @@ final class LockScripts {
 	 * still holds our token. Returns 1 when owned, else 0. ARGV: token, remaining millis.
 	 */
 	static final LuaScript EXPIRE_AFTER = LuaScript.of("expire-after", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, OWNERSHIP), """
+			List.of(NOW, READERS, OWNERSHIP), """
 					local token, remainingMillis = ARGV[1], ARGV[2]
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
@@ -380,7 +395,7 @@ final class LockScripts {
 	 * application reads from replicas. Returns 1 when the lock holds our token as its
 	 * writer, or as a reader whose lease has not ended, else 0. ARGV: token.
 	 */
-	static final LuaScript OWNER = LuaScript.of("owner", Reply.INTEGER, KEY_LOCALS, List.of(NOW, KIND, OWNERSHIP), """
+	static final LuaScript OWNER = LuaScript.of("owner", Reply.INTEGER, KEY_LOCALS, List.of(NOW, OWNERSHIP), """
 			local token = ARGV[1]
 			local role, ends = ownership(lockKey, token)
 			if role == 'writer' or (role == 'reader' and ends > now()) then
@@ -395,8 +410,8 @@ final class LockScripts {
 	 * latest reader). Returns one 1 (renewed) or 0 (lost) per lock. KEYS: the lock key of
 	 * each lock. ARGV: lease millis, then one token per lock.
 	 */
-	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(1),
-			List.of(NOW, KIND, READERS, OWNERSHIP), """
+	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(1), List.of(NOW, READERS, OWNERSHIP),
+			"""
 					local leaseMillis = ARGV[1]
 					local renewed = {}
 					local at = nil

@@ -71,20 +71,22 @@ final class LuaHelpers {
 	/**
 	 * {@code ownership(key, token)}, the owner check: {@code 'writer'} when the key holds
 	 * {@code token} as its writer; {@code 'reader'} and the end of its lease (ended or
-	 * not) when {@code token} is one of its readers; else {@code nil}.
+	 * not) when {@code token} is one of its readers; else {@code nil}. One {@code GET}
+	 * for a writer (the common case, no {@code TYPE}); a key that is not a string answers
+	 * it with an error, and is then asked for the reader's score.
 	 */
 	static final LuaHelper OWNERSHIP = new LuaHelper("ownership", """
 			local function ownership(key, token)
-			  local held = kind(key)
-			  if held == 'string' then
-			    if redis.call('get', key) == token then
+			  local held = redis.pcall('get', key)
+			  if type(held) ~= 'table' then
+			    if held == token then
 			      return 'writer'
 			    end
-			  elseif held == 'zset' then
-			    local ends = tonumber(redis.call('zscore', key, token))
-			    if ends ~= nil then
-			      return 'reader', ends
-			    end
+			    return nil
+			  end
+			  local ends = redis.pcall('zscore', key, token)
+			  if type(ends) == 'string' then
+			    return 'reader', tonumber(ends)
 			  end
 			  return nil
 			end
@@ -196,16 +198,15 @@ final class LuaHelpers {
 	 * free, grant it to the first fair waiter that is still alive, for its grant time,
 	 * and publish its token, dropping at most {@code budget} gone waiters from the head
 	 * of the queue on the way (the rest are dropped by later steps); else wake the
-	 * waiting client whose registration is oldest (publishing its id and dropping the
-	 * registration), or publish {@code released} to everyone if no client is registered.
-	 * The fast path: when neither a waiter registration nor a fair queue exists (one
-	 * {@code EXISTS}), it only publishes {@code released}, for the listeners that do not
-	 * register (read locks, several keys, clients that do not wake one waiter).
+	 * waiting client whose registration is oldest (publishing its id, which every
+	 * listener of all releases hears too, and dropping the registration), or publish
+	 * {@code released} when only listeners of all releases ({@link #EVERY_RELEASE}) are
+	 * registered. The fast path: when neither a registration nor a fair queue exists (one
+	 * {@code EXISTS}), nobody waits, and nothing is published.
 	 */
 	static final LuaHelper HAND_OFF = new LuaHelper("handOff", """
 			local function handOff(publish, budget)
 			  if redis.call('exists', waitersKey, queueKey) == 0 then
-			    redis.call(publish, channel, 'released')
 			    return
 			  end
 			  local at = now()
@@ -230,15 +231,41 @@ final class LuaHelpers {
 			    dropped = dropped + 1
 			  end
 			  redis.call('zremrangebyscore', waitersKey, '-inf', '(' .. string.format('%d', at))
-			  local woken = redis.call('zrange', waitersKey, 0, 0)[1]
+			  local first = redis.call('zrange', waitersKey, 0, 1)
+			  local woken = first[1]
+			  if woken == '*' then
+			    woken = first[2]
+			  end
 			  if woken then
 			    redis.call('zrem', waitersKey, woken)
 			    redis.call(publish, channel, woken)
-			  else
+			  elseif first[1] then
 			    redis.call(publish, channel, 'released')
 			  end
 			end
 			""");
+
+	/**
+	 * {@code listen(key, member, millis)}: register {@code member} in the waiters set
+	 * {@code key} until the server clock passes now plus {@code millis} (refreshing an
+	 * earlier registration), and keep the set alive at least that long. A client's id
+	 * registers a client that a release wakes alone; {@link #EVERY_RELEASE} registers
+	 * listeners that hear every release (read locks, several keys, clients that do not
+	 * name themselves). A release publishes only while some registration is there.
+	 */
+	static final LuaHelper LISTEN = new LuaHelper("listen", """
+			local function listen(key, member, millis)
+			  redis.call('zadd', key, string.format('%d', now() + tonumber(millis)), member)
+			  if redis.call('pttl', key) < tonumber(millis) then
+			    redis.call('pexpire', key, millis)
+			  end
+			end
+			""");
+
+	/**
+	 * The waiters-set member of the listeners that hear every release.
+	 */
+	static final String EVERY_RELEASE = "*";
 
 	/**
 	 * {@code holder(key)}: the writer's token, one reader's token (the one whose lease

@@ -50,6 +50,15 @@ final class RedisLockCommands {
 		.mapToObj((seconds) -> Long.toString(seconds * 1000L))
 		.toArray(String[]::new);
 
+	/**
+	 * How long a client that listens to every release of a key (for a waiting reader, a
+	 * caller of several keys, a waiter that is not woken alone) counts as registered
+	 * after a refused attempt: several times the engine's longest re-check interval (one
+	 * second), so that the re-checks of a waiting caller keep it registered and releases
+	 * keep publishing.
+	 */
+	static final String LISTENER_MILLIS = Long.toString(Duration.ofSeconds(3).toMillis());
+
 	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
 	private final ScriptExecutor executor;
@@ -58,10 +67,22 @@ final class RedisLockCommands {
 		this.executor = executor;
 	}
 
-	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease) {
-		return run(keys, "acquire", LockScripts.ACQUIRE,
-				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS),
+	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, boolean listening) {
+		return run(keys, "acquire", LockScripts.ACQUIRE, acquireArgs(token, lease, listening),
 				RedisLockCommands::toAttempt);
+	}
+
+	/**
+	 * Return the ARGV of {@link LockScripts#ACQUIRE} for a caller that names no waiter.
+	 * @param token the owner token
+	 * @param lease the lease
+	 * @param listening whether this client listens to every release of the key, and so
+	 * registers as such a listener when refused
+	 * @return the arguments
+	 */
+	static List<String> acquireArgs(String token, Duration lease, boolean listening) {
+		return List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS,
+				listening ? LuaHelpers.EVERY_RELEASE : "", listening ? LISTENER_MILLIS : "");
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, String waiter,
@@ -70,9 +91,9 @@ final class RedisLockCommands {
 				PENDING_WRITER_RECHECK_MILLIS, waiter, millis(waiterTtl)), RedisLockCommands::toAttempt);
 	}
 
-	CompletableFuture<Attempt> tryAcquireRead(LockKeys keys, String token, Duration lease) {
-		return run(keys, "acquire", LockScripts.ACQUIRE_READ, List.of(token, millis(lease)),
-				RedisLockCommands::toAttempt);
+	CompletableFuture<Attempt> tryAcquireRead(LockKeys keys, String token, Duration lease, boolean listening) {
+		return run(keys, "acquire", LockScripts.ACQUIRE_READ,
+				List.of(token, millis(lease), listening ? LISTENER_MILLIS : ""), RedisLockCommands::toAttempt);
 	}
 
 	CompletableFuture<Attempt> tryAcquireFair(LockKeys keys, String token, Duration lease,
@@ -106,9 +127,11 @@ final class RedisLockCommands {
 				RedisLockCommands::isOne);
 	}
 
-	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease) {
-		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, LockScripts.keysOf(keys, 4),
-				List.of(token, millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS), (reply) -> {
+	CompletableFuture<List<Attempt>> tryAcquireAll(List<LockKeys> keys, String token, Duration lease,
+			boolean listening) {
+		return run(keys.get(0), "acquire", LockScripts.ACQUIRE_ALL, LockScripts.keysOf(keys, 5), List.of(token,
+				millis(lease), WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS, listening ? LISTENER_MILLIS : ""),
+				(reply) -> {
 					List<Long> answer = longs(reply);
 					List<Attempt> attempts = new ArrayList<>(keys.size());
 					if (answer.get(0) == 1L) {

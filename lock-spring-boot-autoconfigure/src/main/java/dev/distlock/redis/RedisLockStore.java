@@ -19,13 +19,16 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import dev.distlock.LockBackendException;
@@ -101,6 +104,11 @@ public final class RedisLockStore implements LockStore {
 	private final RedisLockCommands commands;
 
 	private final RedisLockInspection inspection;
+
+	/**
+	 * The keys that listeners of every release are subscribed to, with how many.
+	 */
+	private final Map<String, Integer> everyReleaseListeners = new ConcurrentHashMap<>();
 
 	/**
 	 * The keys of recently used locks, direct-mapped by the lock key's hash, so that the
@@ -193,7 +201,7 @@ public final class RedisLockStore implements LockStore {
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		LockKeys keys = keys(key);
-		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease));
+		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease, listensToEveryRelease(key)));
 	}
 
 	/**
@@ -206,7 +214,8 @@ public final class RedisLockStore implements LockStore {
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		LockKeys keys = keys(key);
-		return decidingNotifications(keys, this.commands.tryAcquireRead(keys, token, lease));
+		return decidingNotifications(keys,
+				this.commands.tryAcquireRead(keys, token, lease, listensToEveryRelease(key)));
 	}
 
 	@Override
@@ -249,7 +258,8 @@ public final class RedisLockStore implements LockStore {
 			.count() > 1) {
 			return CompletableFuture.<@Nullable List<Attempt>>completedFuture(null);
 		}
-		return decidingNotifications(lockKeys.get(0), this.commands.tryAcquireAll(lockKeys, token, lease))
+		boolean listening = keys.stream().anyMatch(this::listensToEveryRelease);
+		return decidingNotifications(lockKeys.get(0), this.commands.tryAcquireAll(lockKeys, token, lease, listening))
 			.<@Nullable List<Attempt>>thenApply((attempts) -> attempts);
 	}
 
@@ -299,7 +309,32 @@ public final class RedisLockStore implements LockStore {
 		return subscribe(key, waiter, listener);
 	}
 
+	/**
+	 * Return whether a listener of every release of {@code key} is subscribed in this
+	 * store: its refused attempts then register it in Redis, so that releases publish.
+	 * @param key the lock key
+	 * @return whether such a listener is subscribed
+	 */
+	boolean listensToEveryRelease(String key) {
+		return this.everyReleaseListeners.containsKey(key);
+	}
+
 	private Subscription subscribe(String key, @Nullable String waiter, Runnable listener) {
+		if (waiter != null) {
+			return subscribeToChannel(key, waiter, listener);
+		}
+		this.everyReleaseListeners.merge(key, 1, Integer::sum);
+		Subscription subscription = subscribeToChannel(key, null, listener);
+		AtomicBoolean closed = new AtomicBoolean();
+		return () -> {
+			if (closed.compareAndSet(false, true)) {
+				this.everyReleaseListeners.computeIfPresent(key, (name, count) -> (count == 1) ? null : count - 1);
+				subscription.close();
+			}
+		};
+	}
+
+	private Subscription subscribeToChannel(String key, @Nullable String waiter, Runnable listener) {
 		LockKeys keys = keys(key);
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen != null) {

@@ -138,7 +138,7 @@ public final class ReplicaAcknowledgingLockStore implements LockStore {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return this.acquire.tryAcquire(keys, token, lease)
+		return this.acquire.tryAcquire(keys, token, lease, this.store.listensToEveryRelease(key))
 			.handle((acknowledged, failure) -> (failure != null)
 					? CompletableFuture.<Attempt>failedFuture(backendFailure(key, failure))
 					: counted(key, token, acknowledged))

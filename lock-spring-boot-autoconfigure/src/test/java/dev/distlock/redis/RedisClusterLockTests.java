@@ -161,7 +161,9 @@ class RedisClusterLockTests {
 		wakeUpMillis.sort(null);
 		System.out.println("sharded pub/sub wake-ups on the Cluster (ms): " + wakeUpMillis);
 		assertThat(commandCalls("ssubscribe")).isPositive();
-		assertThat(commandCalls("spublish") - shardPublishBefore).isGreaterThanOrEqualTo(10);
+		// The holder's release publishes to the waiter; the waiter's own release, that
+		// nobody waits for, publishes nothing
+		assertThat(commandCalls("spublish") - shardPublishBefore).isGreaterThanOrEqualTo(5);
 		assertThat(commandCalls("publish")).isEqualTo(publishBefore);
 		// Without a notification the waiter re-checks once a second: a median well below
 		// that shows the wake-up came over the shard channel.

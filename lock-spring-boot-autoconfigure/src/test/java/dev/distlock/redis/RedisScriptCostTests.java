@@ -23,12 +23,16 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
+import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.FairQueueLimits;
+import dev.distlock.core.LockHold;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.core.LockStore.Subscription;
 import dev.distlock.core.Stages;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
@@ -157,8 +161,68 @@ class RedisScriptCostTests {
 			.isEqualTo(Map.of("scripts", 1L, "set", 2L, "get", 1L, "time", 1L));
 		Map<String, Long> release = measure(
 				() -> assertThat(Stages.join(this.store.release("fast", "owner"))).isTrue());
-		assertThat(release).as("owner check, DEL, one EXISTS for waiters, the broadcast")
-			.isEqualTo(Map.of("scripts", 1L, "type", 1L, "get", 1L, "del", 1L, "exists", 1L, "publish", 1L));
+		assertThat(release).as("owner check (one GET), DEL, one EXISTS for waiters, and nothing published")
+			.isEqualTo(Map.of("scripts", 1L, "get", 1L, "del", 1L, "exists", 1L));
+	}
+
+	@Test
+	void aRefusedCallerThatListensToEveryReleaseRegistersSoThatTheReleasePublishes() {
+		LockKeys keys = LockKeys.of(this.store.keyPrefix(), "listened");
+		assertThat(Stages.join(this.store.tryAcquire("listened", "owner", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire("listened", "once", LEASE)).acquired()).isFalse();
+		assertThat(redis.hasKey(keys.waitersKey())).as("a caller that does not wait leaves nothing behind").isFalse();
+		try (Subscription listening = this.store.onRelease("listened", () -> {
+		})) {
+			assertThat(Stages.join(this.store.tryAcquire("listened", "other", LEASE)).acquired()).isFalse();
+			assertThat(redis.opsForZSet().range(keys.waitersKey(), 0, -1)).containsExactly(LuaHelpers.EVERY_RELEASE);
+			assertThat(redis.getExpire(keys.waitersKey())).isPositive();
+			Map<String, Long> release = measure(
+					() -> assertThat(Stages.join(this.store.release("listened", "owner"))).isTrue());
+			assertThat(release).containsEntry("publish", 1L);
+			assertThat(redis.opsForZSet().range(keys.waitersKey(), 0, -1))
+				.as("listeners of every release stay registered until their time runs out")
+				.containsExactly(LuaHelpers.EVERY_RELEASE);
+		}
+		assertThat(this.store.listensToEveryRelease("listened")).isFalse();
+	}
+
+	@Test
+	void refusedReadersAndCallersOfSeveralKeysThatListenRegister() {
+		assertThat(Stages.join(this.store.tryAcquire("written", "writer", LEASE)).acquired()).isTrue();
+		assertThat(Stages.join(this.store.tryAcquire("several:b", "holder", LEASE)).acquired()).isTrue();
+		try (Subscription reader = this.store.onRelease("written", () -> {
+		}); Subscription several = this.store.onRelease("several:b", () -> {
+		})) {
+			assertThat(Stages.join(this.store.tryAcquireRead("written", "reader", LEASE)).acquired()).isFalse();
+			assertThat(redis.opsForZSet().range(LockKeys.of(this.store.keyPrefix(), "written").waitersKey(), 0, -1))
+				.containsExactly(LuaHelpers.EVERY_RELEASE);
+			List<?> attempts = Stages.join(this.store.tryAcquireAll(List.of("several:a", "several:b"), "both", LEASE));
+			assertThat(attempts).isNotNull().hasSize(2);
+			assertThat(redis.hasKey(LockKeys.of(this.store.keyPrefix(), "several:a").waitersKey()))
+				.as("only busy locks are listened to")
+				.isFalse();
+			assertThat(redis.opsForZSet().range(LockKeys.of(this.store.keyPrefix(), "several:b").waitersKey(), 0, -1))
+				.containsExactly(LuaHelpers.EVERY_RELEASE);
+			assertThat(measure(() -> Stages.join(this.store.release("several:b", "holder")))).containsEntry("publish",
+					1L);
+		}
+	}
+
+	@Test
+	void theReleaseAWaitingReaderOfAnotherClientWaitsForIsPublished() throws Exception {
+		String key = "read-waited";
+		try (DefaultLockClient writers = new DefaultLockClient(new RedisLockStore(redis));
+				DefaultLockClient readers = new DefaultLockClient(this.store)) {
+			LockHold writer = writers.acquire(key, Duration.ZERO, null);
+			CompletableFuture<LockHold> reader = readers.readLocks()
+				.acquireAsync(key, Duration.ofSeconds(30), null)
+				.toCompletableFuture();
+			String waitersKey = LockKeys.of(this.store.keyPrefix(), key).waitersKey();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> Boolean.TRUE.equals(redis.hasKey(waitersKey)) && readers.waitingCount(key) == 1);
+			assertThat(measure(writer::release)).containsEntry("publish", 1L);
+			reader.get(10, TimeUnit.SECONDS).release();
+		}
 	}
 
 	@Test
