@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
 import org.jspecify.annotations.Nullable;
@@ -38,10 +39,9 @@ final class CallLocks {
 
 	static List<LockHold> acquire(LockClient client, List<String> keys, LockOperation operation)
 			throws InterruptedException {
-		if (keys.size() == 1) {
-			return List.of(client.acquire(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime()));
-		}
-		return client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime());
+		return LockCaller.call(operation.caller(), () -> (keys.size() == 1)
+				? List.of(client.acquire(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime()))
+				: client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime()));
 	}
 
 	/**
@@ -50,6 +50,11 @@ final class CallLocks {
 	 * cancellation is released.
 	 */
 	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys,
+			LockOperation operation) {
+		return LockCaller.call(operation.caller(), () -> startAcquiring(client, keys, operation));
+	}
+
+	private static CompletableFuture<List<LockHold>> startAcquiring(LockClient client, List<String> keys,
 			LockOperation operation) {
 		if (keys.size() > 1) {
 			return client.acquireAllAsync(operation.name(), keys, operation.waitTime(), operation.leaseTime())

@@ -26,12 +26,13 @@ import dev.distlock.LockBackendException;
 import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.LockLostException;
 import dev.distlock.LockReleaseFailedException;
+import dev.distlock.LogSafe;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.aop.HeldLocks.HeldLock;
+import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.LogSafe;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -123,7 +124,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			MethodInvocation invocation, Object target) throws Throwable {
 		LockHandle lock = client.obtain(operation.name(), key);
 		try {
-			lock.acquire(operation.waitTime(), operation.leaseTime());
+			LockCaller.call(operation.caller(), () -> {
+				lock.acquire(operation.waitTime(), operation.leaseTime());
+				return null;
+			});
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -165,7 +169,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			MethodInvocation invocation, Object target) throws Throwable {
 		List<LockHold> holds;
 		try {
-			holds = client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime());
+			holds = CallLocks.acquire(client, keys, operation);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -26,8 +26,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.InvalidLockKeyException;
-import dev.distlock.core.LockKeyRules;
 import dev.distlock.LogSafe;
+import dev.distlock.core.LockKeyRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;

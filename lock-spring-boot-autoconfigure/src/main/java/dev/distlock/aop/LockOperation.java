@@ -41,10 +41,12 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param name the name of the lock in metrics and traces
  * @param mode whether the method takes the write lock or a read lock
  * @param fair whether callers get the lock in arrival order ({@code LockClient#fair()})
+ * @param caller how the advice names the method when it asks for locks
+ * ({@code LockCaller}): the bean class's short name and the method's name
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair) {
+		@Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair, String caller) {
 
 }

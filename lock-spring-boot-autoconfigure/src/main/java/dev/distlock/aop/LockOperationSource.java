@@ -182,7 +182,7 @@ final class LockOperationSource {
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
 				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass),
-				annotation.mode(), annotation.fair());
+				annotation.mode(), annotation.fair(), methodName(targetMethod, beanClass));
 		this.evaluator.validate(operation);
 		return operation;
 	}
@@ -227,9 +227,14 @@ final class LockOperationSource {
 		catch (IllegalArgumentException ex) {
 			throw invalid(method, "name", value, ex.getMessage());
 		}
-		if (StringUtils.hasText(resolved)) {
-			return resolved.trim();
-		}
+		return StringUtils.hasText(resolved) ? resolved.trim() : methodName(method, beanClass);
+	}
+
+	/**
+	 * Return {@code SimpleClassName.methodName} of the bean class: the default lock name,
+	 * and how the advice names the method when it asks for locks.
+	 */
+	private static String methodName(Method method, Class<?> beanClass) {
 		String className = beanClass.getSimpleName();
 		return (StringUtils.hasText(className) ? className : ClassUtils.getShortName(beanClass)) + "."
 				+ method.getName();

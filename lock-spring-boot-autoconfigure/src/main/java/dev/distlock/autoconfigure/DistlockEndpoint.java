@@ -23,11 +23,11 @@ import java.util.List;
 import java.util.Set;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.LogSafe;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockState;
-import dev.distlock.LogSafe;
 import dev.distlock.core.LossReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -158,8 +158,10 @@ final class LeaseWatchdog implements AutoCloseable {
 			return false;
 		}
 		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
+		String caller = lease.tracking.caller;
 		logger.warn("Lock '" + LogSafe.escape(lease.key()) + "' (" + LogSafe.escape(lease.tracking.name)
-				+ ") was held for " + held.toMillis() + " ms, longer than distlock.max-hold (" + maxHold
+				+ ((caller != null) ? ", taken by " + LogSafe.escape(caller) : "") + ") was held for " + held.toMillis()
+				+ " ms, longer than distlock.max-hold (" + maxHold
 				+ "): no longer renewed, it expires with its lease and its holder is told it was lost");
 		this.lost.accept(lease);
 		return true;

@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -87,6 +88,12 @@ final class LockEngine {
 	private final ThreadPoolExecutor callbacks;
 
 	private final AtomicLong grants = new AtomicLong();
+
+	/**
+	 * How long to wait before sending a failed background release again, once per entry.
+	 */
+	static final List<Duration> BACKGROUND_RELEASE_RETRIES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
+			Duration.ofSeconds(4));
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -249,9 +256,16 @@ final class LockEngine {
 
 	/**
 	 * Release {@code token} in the store without waiting: an owner-checked release that
-	 * only ever frees a lock this token still holds.
+	 * only ever frees a lock this token still holds. A release the store failed (for
+	 * example one sent while the store hung, after the grant it gives back) is sent again
+	 * after each of {@link #BACKGROUND_RELEASE_RETRIES}, unless the client closed
+	 * meanwhile, so that the lock does not stay taken for its whole lease.
 	 */
 	CompletionStage<Boolean> releaseInBackground(String key, String token) {
+		return releaseInBackground(key, token, 0);
+	}
+
+	private CompletionStage<Boolean> releaseInBackground(String key, String token, int retries) {
 		CompletionStage<Boolean> release;
 		try {
 			release = this.store.release(key, token);
@@ -259,12 +273,31 @@ final class LockEngine {
 		catch (RuntimeException ex) {
 			release = CompletableFuture.failedFuture(ex);
 		}
-		return release.whenComplete((released, failure) -> {
-			if (failure != null) {
-				logger.warn("Could not release lock '" + LogSafe.escape(key) + "'; it expires with its lease",
-						Stages.unwrap(failure));
+		return release.handle((released, failure) -> {
+			if (failure == null) {
+				return CompletableFuture.completedFuture(released);
 			}
-		});
+			if (retries < BACKGROUND_RELEASE_RETRIES.size() && !this.closed.get()) {
+				CompletableFuture<Boolean> retried = new CompletableFuture<>();
+				try {
+					schedule(() -> releaseInBackground(key, token, retries + 1).whenComplete((again, stillFailing) -> {
+						if (stillFailing != null) {
+							retried.completeExceptionally(stillFailing);
+						}
+						else {
+							retried.complete(again);
+						}
+					}), BACKGROUND_RELEASE_RETRIES.get(retries).toNanos());
+					return retried;
+				}
+				catch (RejectedExecutionException ex) {
+					// Closed meanwhile: the lock expires with its lease
+				}
+			}
+			logger.warn("Could not release lock '" + LogSafe.escape(key) + "'; it expires with its lease",
+					Stages.unwrap(failure));
+			return CompletableFuture.<Boolean>failedFuture(Stages.unwrap(failure));
+		}).thenCompose((stage) -> stage);
 	}
 
 	// Acquisitions under way

@@ -35,9 +35,12 @@ final class Tracking {
 
 	private static final Log logger = LogFactory.getLog(Tracking.class);
 
-	static final Tracking NONE = new Tracking(LockClient.UNNAMED, LockTracker.NONE, 0);
+	static final Tracking NONE = new Tracking(LockClient.UNNAMED, null, LockTracker.NONE, 0);
 
 	final String name;
+
+	/** The code that asked for the lock ({@link LockCaller}), if it named itself. */
+	final @Nullable String caller;
 
 	private final LockTracker tracker;
 
@@ -49,16 +52,18 @@ final class Tracking {
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	private Tracking(String name, LockTracker tracker, long startedAtNanos) {
+	private Tracking(String name, @Nullable String caller, LockTracker tracker, long startedAtNanos) {
 		this.name = name;
+		this.caller = caller;
 		this.tracker = tracker;
 		this.startedAtNanos = startedAtNanos;
 	}
 
 	static Tracking start(LockClientListener listener, String name, String key) {
 		long startedAt = System.nanoTime();
+		String caller = LockCaller.current();
 		if (listener == LockClientListener.NONE) {
-			return new Tracking(name, LockTracker.NONE, startedAt);
+			return new Tracking(name, caller, LockTracker.NONE, startedAt);
 		}
 		LockTracker tracker;
 		try {
@@ -68,7 +73,7 @@ final class Tracking {
 			logger.warn("LockClientListener failed when lock '" + LogSafe.escape(key) + "' was asked for", ex);
 			tracker = LockTracker.NONE;
 		}
-		return new Tracking(name, tracker, startedAt);
+		return new Tracking(name, caller, tracker, startedAt);
 	}
 
 	void acquired(long fencingToken) {

@@ -88,18 +88,14 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 
 	@Override
 	public CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args) {
-		// One command timeout for the whole request: waiting for a connection, the
-		// script and a second try on a new connection all fit in it
-		return StageTimeouts.within(run(script, keys, args, true), commandTimeout(), "script " + script.name());
+		// One command timeout, one timer task, for the whole request: waiting for a
+		// connection, the script and a second try on a new connection all fit in it
+		return StageTimeouts.within(run(script, keys, args, true), commandTimeout(), script.description());
 	}
 
 	private CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry) {
 		CompletableFuture<NativeConnection> current = connection();
-		CompletableFuture<NativeConnection> ready = current.isDone() ? current
-				: StageTimeouts.within(current.thenApply((c) -> c), commandTimeout(), "with a connection");
-		return ready
-			.thenCompose((connection) -> StageTimeouts.within(evaluate(connection, script, keys, args),
-					commandTimeout(), "script " + script.name()))
+		return current.thenCompose((connection) -> evaluate(connection, script, keys, args))
 			.handle((reply, failure) -> {
 				if (failure == null) {
 					return CompletableFuture.completedFuture(reply);

@@ -32,6 +32,8 @@ final class LuaScript {
 
 	private final String name;
 
+	private final String description;
+
 	private final String source;
 
 	private final Reply reply;
@@ -40,6 +42,7 @@ final class LuaScript {
 
 	private LuaScript(String name, String source, Reply reply) {
 		this.name = name;
+		this.description = "script " + name;
 		this.source = source;
 		this.reply = reply;
 		this.redisScript = RedisScript.of(source, reply.type);
@@ -62,6 +65,14 @@ final class LuaScript {
 
 	String name() {
 		return this.name;
+	}
+
+	/**
+	 * Return what the script is called in errors ({@code script <name>}), built once.
+	 * @return the description
+	 */
+	String description() {
+		return this.description;
 	}
 
 	String source() {

@@ -102,7 +102,7 @@ final class PooledScriptExecutor implements ScriptExecutor {
 					+ " commands wait: the store refuses more rather than block the caller", ex));
 			return reply;
 		}
-		return StageTimeouts.within(reply, this.commandTimeout, "script " + script.name());
+		return StageTimeouts.within(reply, this.commandTimeout, script.description());
 	}
 
 	@Override

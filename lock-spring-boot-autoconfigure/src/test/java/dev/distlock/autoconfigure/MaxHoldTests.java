@@ -20,6 +20,7 @@ import java.time.Duration;
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.InMemoryLockStore;
+import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -69,6 +70,14 @@ class MaxHoldTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release)
 			.withMessageContaining("distlock.max-hold");
 		this.client.acquire("leaked", Duration.ZERO, null).release();
+	}
+
+	@Test
+	void theWarningNamesTheCodeThatTookTheLock(CapturedOutput output) throws Exception {
+		LockHold hold = LockCaller.call("ReportJob.run",
+				() -> this.client.acquire("report", "named", Duration.ZERO, null));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !hold.isValid());
+		assertThat(output).contains("Lock 'named' (report, taken by ReportJob.run) was held for");
 	}
 
 	@Test
