@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**

@@ -323,8 +323,8 @@ public final class RedisLockStore implements LockStore {
 		if (waiter != null) {
 			return subscribeToChannel(key, waiter, listener);
 		}
-		this.everyReleaseListeners.merge(key, 1, Integer::sum);
 		Subscription subscription = subscribeToChannel(key, null, listener);
+		this.everyReleaseListeners.merge(key, 1, Integer::sum);
 		AtomicBoolean closed = new AtomicBoolean();
 		return () -> {
 			if (closed.compareAndSet(false, true)) {
