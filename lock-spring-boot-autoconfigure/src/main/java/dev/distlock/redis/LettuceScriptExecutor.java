@@ -90,22 +90,36 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 	public CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args) {
 		// One command timeout, one timer task, for the whole request: waiting for a
 		// connection, the script and a second try on a new connection all fit in it
-		return StageTimeouts.within(run(script, keys, args, true), commandTimeout(), script.description());
+		CompletableFuture<Object> request = StageTimeouts.within(new CompletableFuture<>(), commandTimeout(),
+				script.description());
+		run(script, keys, args, true, request).whenComplete((reply, failure) -> {
+			if (failure != null) {
+				request.completeExceptionally(failure);
+			}
+			else {
+				request.complete(reply);
+			}
+		});
+		return request;
 	}
 
-	private CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry) {
+	private CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry,
+			CompletableFuture<Object> request) {
 		CompletableFuture<NativeConnection> current = connection();
-		return current.thenCompose((connection) -> evaluate(connection, script, keys, args))
+		return current.thenCompose((connection) -> request.isDone()
+				// Timed out while the connection was being made: never send it late
+				? CompletableFuture.failedFuture(new TooLateException(script))
+				: evaluate(connection, script, keys, args))
 			.handle((reply, failure) -> {
 				if (failure == null) {
 					return CompletableFuture.completedFuture(reply);
 				}
-				if (isConnectionFailure(failure)) {
+				if (isConnectionFailure(failure) && !(Stages.unwrap(failure) instanceof TooLateException)) {
 					discard(current);
 					if (mayRetry && isClosed(failure)) {
 						// Refused before it was sent (the factory was stopped or
 						// restarted): safe to send once more on a new connection
-						return run(script, keys, args, false);
+						return run(script, keys, args, false, request);
 					}
 				}
 				Throwable cause = Stages.unwrap(failure);
@@ -287,6 +301,18 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 	/**
 	 * A command the client refused before sending it.
 	 */
+	/**
+	 * A request whose caller had its answer (a timeout) before the connection was ready:
+	 * it is not sent at all, so it cannot take a lock after its caller gave up.
+	 */
+	private static final class TooLateException extends RuntimeException {
+
+		TooLateException(LuaScript script) {
+			super("Not sent: " + script.description() + " timed out while the connection was being made");
+		}
+
+	}
+
 	private static final class NotSentException extends RuntimeException {
 
 		NotSentException(RuntimeException cause) {

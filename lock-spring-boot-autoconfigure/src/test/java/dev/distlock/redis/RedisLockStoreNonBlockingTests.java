@@ -147,6 +147,34 @@ class RedisLockStoreNonBlockingTests extends RedisStoreTestSupport {
 	}
 
 	@Test
+	void aRequestThatTimedOutWhileTheConnectionWasBeingMadeIsNeverSentLate() {
+		try (RedisServerHandle server = TestRedis.startServer()) {
+			LettuceConnectionFactory lettuce = TestRedis.connectionFactory(server.endpoint(), Duration.ofMillis(500));
+			RedisLockStore store = new RedisLockStore(TestRedis.template(lettuce));
+			try {
+				// No connection yet: the store's first request waits for one to a frozen
+				// server
+				server.pause();
+				CompletableFuture<Attempt> late = store.tryAcquire("late", "gave-up", LEASE).toCompletableFuture();
+				Awaitility.await("the request times out").atMost(Duration.ofSeconds(10)).until(late::isDone);
+				assertThat(late).isCompletedExceptionally();
+				server.resume();
+				Awaitility.await("the connection is made")
+					.atMost(Duration.ofSeconds(10))
+					.ignoreExceptions()
+					.until(() -> Stages.join(store.tryAcquire("after", "next", LEASE)).acquired());
+				assertThat(Stages.join(store.inspect("late")).held()).as("the timed-out acquire was not sent late")
+					.isFalse();
+			}
+			finally {
+				server.resume();
+				store.close();
+				lettuce.destroy();
+			}
+		}
+	}
+
+	@Test
 	void theStoreNeedsNoStartedFactoryWhenCreatedAndSurvivesTheFactorysRestart() {
 		LettuceConnectionFactory lettuce = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(TestRedis.endpoint().host(), TestRedis.endpoint().port()),
