@@ -126,7 +126,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		try {
 			LockCaller.call(operation.caller(), () -> {
 				lock.acquire(operation.waitTime(), operation.leaseTime());
-				return null;
+				return lock;
 			});
 		}
 		catch (InterruptedException ex) {

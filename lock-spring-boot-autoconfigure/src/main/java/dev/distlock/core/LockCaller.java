@@ -53,7 +53,8 @@ public final class LockCaller {
 	 * @return what {@code acquisition} returned
 	 * @throws E what {@code acquisition} threw
 	 */
-	public static <T, E extends Exception> T call(String caller, Call<T, E> acquisition) throws E {
+	public static <T extends @Nullable Object, E extends Exception> T call(String caller, Call<T, E> acquisition)
+			throws E {
 		Assert.hasText(caller, "'caller' must not be empty");
 		String previous = current.get();
 		current.set(caller);
@@ -85,7 +86,7 @@ public final class LockCaller {
 	 * @param <E> the exception they may throw
 	 */
 	@FunctionalInterface
-	public interface Call<T, E extends Exception> {
+	public interface Call<T extends @Nullable Object, E extends Exception> {
 
 		/**
 		 * Acquire.
