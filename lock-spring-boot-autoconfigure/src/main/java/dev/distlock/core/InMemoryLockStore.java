@@ -576,14 +576,7 @@ public final class InMemoryLockStore implements LockStore {
 
 		private <T extends @Nullable Object> CompletableFuture<T> hold(CompletableFuture<T> executed) {
 			CompletableFuture<T> reply = new CompletableFuture<>();
-			this.held.add(() -> executed.whenComplete((result, failure) -> {
-				if (failure != null) {
-					reply.completeExceptionally(failure);
-				}
-				else {
-					reply.complete(result);
-				}
-			}));
+			this.held.add(() -> Stages.forward(executed, reply));
 			return reply;
 		}
 

@@ -280,14 +280,8 @@ final class LockEngine {
 			if (retries < BACKGROUND_RELEASE_RETRIES.size() && !this.closed.get()) {
 				CompletableFuture<Boolean> retried = new CompletableFuture<>();
 				try {
-					schedule(() -> releaseInBackground(key, token, retries + 1).whenComplete((again, stillFailing) -> {
-						if (stillFailing != null) {
-							retried.completeExceptionally(stillFailing);
-						}
-						else {
-							retried.complete(again);
-						}
-					}), BACKGROUND_RELEASE_RETRIES.get(retries).toNanos());
+					schedule(() -> Stages.forward(releaseInBackground(key, token, retries + 1), retried),
+							BACKGROUND_RELEASE_RETRIES.get(retries).toNanos());
 					return retried;
 				}
 				catch (RejectedExecutionException ex) {

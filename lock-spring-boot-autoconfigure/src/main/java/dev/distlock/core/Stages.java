@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -47,6 +48,24 @@ public final class Stages {
 		catch (CompletionException ex) {
 			throw rethrowable(ex);
 		}
+	}
+
+	/**
+	 * Complete {@code target} as {@code source} completes: with its result, or with its
+	 * failure.
+	 * @param <T> the result type
+	 * @param source the stage to follow
+	 * @param target the future to complete
+	 */
+	public static <T extends @Nullable Object> void forward(CompletionStage<T> source, CompletableFuture<T> target) {
+		source.whenComplete((result, failure) -> {
+			if (failure != null) {
+				target.completeExceptionally(failure);
+			}
+			else {
+				target.complete(result);
+			}
+		});
 	}
 
 	/**

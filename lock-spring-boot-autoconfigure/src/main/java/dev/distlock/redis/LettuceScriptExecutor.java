@@ -92,14 +92,7 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		// connection, the script and a second try on a new connection all fit in it
 		CompletableFuture<Object> request = StageTimeouts.within(new CompletableFuture<>(), commandTimeout(),
 				script.description());
-		run(script, keys, args, true, request).whenComplete((reply, failure) -> {
-			if (failure != null) {
-				request.completeExceptionally(failure);
-			}
-			else {
-				request.complete(reply);
-			}
-		});
+		Stages.forward(run(script, keys, args, true, request), request);
 		return request;
 	}
 
