@@ -17,10 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockBackendException;
 import org.junit.jupiter.api.AfterEach;
@@ -28,19 +25,24 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.BDDMockito.then;
+import static org.mockito.BDDMockito.willCallRealMethod;
+import static org.mockito.BDDMockito.willReturn;
+import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.times;
 
 /**
  * A grant given back in the background (a caller that gave up while its request was in
  * flight) is released again when the store failed the first release, as after a hang, so
- * that the lock does not stay taken for its whole lease; the retries are bounded.
+ * that the lock does not stay taken for its whole lease; the retries are bounded. The
+ * in-memory store answers, with failed releases stubbed in.
  *
  * @author distlock
  */
 class BackgroundReleaseRetryTests {
 
-	private final InMemoryLockStore memory = new InMemoryLockStore();
-
-	private final FailingReleases store = new FailingReleases(this.memory);
+	private final InMemoryLockStore store = spy(new InMemoryLockStore());
 
 	private final LockEngine engine = new LockEngine(this.store, LockClientSettings.defaults(),
 			LockClientListener.NONE);
@@ -53,80 +55,36 @@ class BackgroundReleaseRetryTests {
 
 	@Test
 	void aGrantGivenBackIsReleasedAgainAfterTheStoreFailedTheRelease() {
-		this.store.failures.set(1);
-		this.engine.releaseInBackground("given-back", grant("given-back"));
-		await().atMost(Duration.ofSeconds(5)).until(() -> !this.memory.isLocked("given-back"));
-		assertThat(this.store.releases).hasValue(2);
+		String token = grant("given-back");
+		willReturn(failedRelease("given-back")).willCallRealMethod()
+			.given(this.store)
+			.release(anyString(), anyString());
+		this.engine.releaseInBackground("given-back", token);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.store.isLocked("given-back"));
+		then(this.store).should(times(2)).release("given-back", token);
 	}
 
 	@Test
 	void givesUpAfterTheLastRetryAndTheLockExpiresWithItsLease() {
-		this.store.failures.set(Integer.MAX_VALUE);
-		CompletableFuture<Boolean> release = this.engine.releaseInBackground("stuck", grant("stuck"))
-			.toCompletableFuture();
+		String token = grant("stuck");
+		willReturn(failedRelease("stuck")).given(this.store).release(anyString(), anyString());
+		CompletableFuture<Boolean> release = this.engine.releaseInBackground("stuck", token).toCompletableFuture();
 		await().atMost(Duration.ofSeconds(15)).until(release::isDone);
 		assertThat(release).isCompletedExceptionally();
-		assertThat(this.store.releases).hasValue(1 + LockEngine.BACKGROUND_RELEASE_RETRIES.size());
-		assertThat(this.memory.isLocked("stuck")).isTrue();
+		then(this.store).should(times(1 + LockEngine.BACKGROUND_RELEASE_RETRIES.size())).release("stuck", token);
+		assertThat(this.store.isLocked("stuck")).isTrue();
 	}
 
 	private String grant(String key) {
 		String token = "token-" + key;
-		assertThat(this.memory.tryAcquire(key, token, Duration.ofSeconds(60)).toCompletableFuture().join().acquired())
+		assertThat(this.store.tryAcquire(key, token, Duration.ofSeconds(60)).toCompletableFuture().join().acquired())
 			.isTrue();
 		return token;
 	}
 
-	/**
-	 * The in-memory store, failing as many releases as asked.
-	 */
-	private static final class FailingReleases implements LockStore {
-
-		private final InMemoryLockStore store;
-
-		private final AtomicInteger failures = new AtomicInteger();
-
-		private final AtomicInteger releases = new AtomicInteger();
-
-		FailingReleases(InMemoryLockStore store) {
-			this.store = store;
-		}
-
-		@Override
-		public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-			return this.store.tryAcquire(key, token, lease);
-		}
-
-		@Override
-		public CompletionStage<Boolean> release(String key, String token) {
-			this.releases.incrementAndGet();
-			if (this.failures.getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
-				return CompletableFuture.failedFuture(
-						new LockBackendException(key, "release", new IllegalStateException("store did not answer")));
-			}
-			return this.store.release(key, token);
-		}
-
-		@Override
-		public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-			return this.store.expireAfter(key, token, remaining);
-		}
-
-		@Override
-		public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-			return this.store.renew(renewals, lease);
-		}
-
-		@Override
-		public CompletionStage<Boolean> isOwner(String key, String token) {
-			return this.store.isOwner(key, token);
-		}
-
-		@Override
-		public Subscription onRelease(String key, Runnable listener) {
-			return this.store.onRelease(key, listener);
-		}
-
+	private static CompletableFuture<Boolean> failedRelease(String key) {
+		return CompletableFuture
+			.failedFuture(new LockBackendException(key, "release", new IllegalStateException("store did not answer")));
 	}
 
 }
