@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Several keys: all or nothing, and no deadlock nor overlap between callers whose key
@@ -69,7 +70,9 @@ abstract class SeveralKeysContract extends ContractGroup {
 		try (LockHold held = another.acquire(c, Duration.ZERO, null)) {
 			assertThatExceptionOfType(LockAcquisitionException.class)
 				.isThrownBy(() -> client.acquireAll(List.of(a, c), Duration.ofMillis(100), null));
-			assertThat(isLocked(a)).as("nothing is held after a refusal").isFalse();
+			// a key taken before the refusal, on a store that takes them one by one, is
+			// given back in the background as the refusal is reported
+			await("nothing held after a refusal").atMost(Duration.ofSeconds(1)).until(() -> !isLocked(a));
 			assertThat(held.fencingToken()).isPositive();
 		}
 		assertThatIllegalArgumentException().isThrownBy(() -> client.acquireAll(List.of(), Duration.ZERO, null))
