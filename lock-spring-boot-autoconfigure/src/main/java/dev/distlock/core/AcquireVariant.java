@@ -20,10 +20,13 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.LockStore.FairGrant;
 import dev.distlock.core.LockStore.Subscription;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What makes one kind of lock differ in the one acquisition pipeline
@@ -76,10 +79,11 @@ interface AcquireVariant {
 	 * Listen for the releases that may let this caller in.
 	 * @param key the lock key
 	 * @param token the owner token asked for
-	 * @param wake what to run on such a release
+	 * @param wake what to run on such a release, with the grant it made to this caller
+	 * when the wake-up carries one ({@link LockStore#onFairGrant})
 	 * @return the subscription
 	 */
-	Subscription subscribe(String key, String token, Runnable wake);
+	Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake);
 
 	/**
 	 * Stop waiting in the store after having been refused while waiting.
@@ -124,8 +128,10 @@ interface AcquireVariant {
 		}
 
 		@Override
-		public Subscription subscribe(String key, String token, Runnable wake) {
-			return wakesOne() ? this.store.onRelease(key, this.clientId, wake) : this.store.onRelease(key, wake);
+		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
+			Runnable released = () -> wake.accept(null);
+			return wakesOne() ? this.store.onRelease(key, this.clientId, released)
+					: this.store.onRelease(key, released);
 		}
 
 		@Override
@@ -142,8 +148,9 @@ interface AcquireVariant {
 	/**
 	 * The fair lock: every caller has its own place in the store's queue (no local turn),
 	 * taken by its first attempt when it may wait; a release grants the lock to the next
-	 * live waiter and wakes it alone. A waiter re-checks at least every third of the
-	 * grant timeout, which keeps its place alive.
+	 * live waiter and wakes it alone, with the grant where the store passes it
+	 * ({@link Capability#GRANT_IN_WAKE_UP}). A waiter re-checks at least every third of
+	 * the grant timeout, which keeps its place alive.
 	 *
 	 * @param store the store
 	 * @param grantTimeout how long a waiter stays alive in the queue and a grant to it
@@ -167,8 +174,8 @@ interface AcquireVariant {
 		}
 
 		@Override
-		public Subscription subscribe(String key, String token, Runnable wake) {
-			return this.store.onRelease(key, token, wake);
+		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
+			return this.store.onFairGrant(key, token, wake);
 		}
 
 		@Override
@@ -207,8 +214,8 @@ interface AcquireVariant {
 		}
 
 		@Override
-		public Subscription subscribe(String key, String token, Runnable wake) {
-			return this.store.onRelease(key, wake);
+		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
+			return this.store.onRelease(key, () -> wake.accept(null));
 		}
 
 		@Override

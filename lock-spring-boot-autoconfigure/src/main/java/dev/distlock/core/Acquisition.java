@@ -32,6 +32,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.LockStore.FairGrant;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -126,6 +127,9 @@ final class Acquisition {
 	private @Nullable String countedKey;
 
 	private long wakeUps;
+
+	/** The store's clock as the last refusal of one key told it, if it did. */
+	private @Nullable StoreClockReading storeClock;
 
 	private long wakeUpsAtRequest;
 
@@ -411,6 +415,9 @@ final class Acquisition {
 			return;
 		}
 		refused(attempts);
+		Attempt refusal = attempts.get(0);
+		this.storeClock = (!this.all && refusal.knowsStoreClock())
+				? new StoreClockReading(requestedAt, refusal.storeClockMillis()) : null;
 		if (this.stopped != null) {
 			finish(this.stopped);
 			return;
@@ -450,14 +457,51 @@ final class Acquisition {
 		}
 	}
 
-	private void onWakeUp() {
+	/**
+	 * A release that may let this caller in: attempt again, unless the wake-up carries a
+	 * grant to the key asked for that has long enough left (a request in flight decides
+	 * instead: it claims such a grant).
+	 */
+	private void onWakeUp(int at, @Nullable FairGrant grant) {
 		this.wakeUps++;
 		ScheduledFuture<?> armed = this.recheck;
 		if (!this.done && !this.inFlight && armed != null && isSubscribed()) {
 			armed.cancel(false);
 			this.recheck = null;
-			attempt();
+			if (grant == null || at != this.index || !takeGrant(grant)) {
+				attempt();
+			}
 		}
+	}
+
+	/**
+	 * Hold the lock a release granted this caller without asking the store again, if the
+	 * store's clock places the grant's end far enough ahead: at least half its lifetime
+	 * (an older grant, or one whose message was slow, is claimed by an attempt instead).
+	 */
+	private boolean takeGrant(FairGrant grant) {
+		StoreClockReading clock = this.storeClock;
+		if (clock == null) {
+			return false;
+		}
+		long grantEnd = clock.grantEndNanos(grant);
+		if (grantEnd - System.nanoTime() < grant.lifetime().toNanos() / 2) {
+			return false;
+		}
+		Lease taken = this.engine.grantFromWakeUp(this.entries.get(this.index), token(this.index), grant.fencingToken(),
+				this.lease, this.renewable, grantEnd, this.trackings.get(this.index));
+		this.granted.add(taken);
+		// The release took this caller out of the store's queue
+		this.registered = -1;
+		if (++this.index == this.entries.size()) {
+			succeed();
+			this.engine.extend(taken, this.lease);
+			return true;
+		}
+		this.engine.extend(taken, this.lease);
+		closeSubscriptions();
+		attempt();
+		return true;
 	}
 
 	private void onRecheck() {
@@ -573,7 +617,8 @@ final class Acquisition {
 		List<Integer> keys = requestedKeys();
 		for (int i : keys) {
 			LockEntry entry = this.entries.get(i);
-			this.subscriptions.add(this.variant.subscribe(entry.key, token(i), () -> post(this::onWakeUp)));
+			this.subscriptions
+				.add(this.variant.subscribe(entry.key, token(i), (grant) -> post(() -> onWakeUp(i, grant))));
 		}
 		this.subscribed = this.all ? Integer.MAX_VALUE : this.index;
 	}

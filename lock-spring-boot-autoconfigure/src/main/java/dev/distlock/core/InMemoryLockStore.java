@@ -27,8 +27,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
@@ -66,7 +66,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final Map<String, Long> fences = new HashMap<>();
 
-	private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
+	private final InMemoryReleaseListeners listeners = new InMemoryReleaseListeners();
 
 	private final InMemoryRegisteredWaiters waiters = new InMemoryRegisteredWaiters();
 
@@ -123,15 +123,16 @@ public final class InMemoryLockStore implements LockStore {
 				if (admission.admitted()) {
 					return grant(key, token, lease);
 				}
-				String woken = handOver(key, admission.budgetLeft());
-				if (woken != null) {
-					notifyLater(key, woken);
+				Notification handedOff = handOff(key, admission.budgetLeft());
+				if (handedOff.woken() != null) {
+					this.notifications.add(handedOff);
 				}
 			}
 			if (grantTimeout != null) {
 				this.fairQueues.join(key, token, grantTimeout);
 			}
-			return (refused != null) ? refused : busy(live(key));
+			Attempt busy = (refused != null) ? refused : busy(live(key));
+			return Attempt.busy(busy.holderLeaseRemaining(), clockMillis());
 		});
 	}
 
@@ -161,7 +162,7 @@ public final class InMemoryLockStore implements LockStore {
 				return null;
 			}
 			this.locks.remove(key);
-			notifyLater(key, handOver(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
+			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return null;
 		});
 	}
@@ -233,7 +234,7 @@ public final class InMemoryLockStore implements LockStore {
 				this.locks.remove(key);
 				owned = true;
 			}
-			notifyLater(key, handOver(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
+			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return owned;
 		});
 	}
@@ -275,20 +276,17 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public Subscription onRelease(String key, Runnable listener) {
-		return subscribe(key, new Listener(null, listener));
+		return this.listeners.subscribe(key, null, (grant) -> listener.run());
 	}
 
 	@Override
 	public Subscription onRelease(String key, String waiter, Runnable listener) {
-		return subscribe(key, new Listener(waiter, listener));
+		return this.listeners.subscribe(key, waiter, (grant) -> listener.run());
 	}
 
-	private Subscription subscribe(String key, Listener listener) {
-		this.listeners.computeIfAbsent(key, (name) -> new CopyOnWriteArraySet<>()).add(listener);
-		return () -> this.listeners.computeIfPresent(key, (name, set) -> {
-			set.remove(listener);
-			return set.isEmpty() ? null : set;
-		});
+	@Override
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return this.listeners.subscribe(key, token, listener);
 	}
 
 	@Override
@@ -316,7 +314,7 @@ public final class InMemoryLockStore implements LockStore {
 			}
 			this.locks.remove(key);
 			this.readLocks.drop(key);
-			notifyLater(key, null);
+			this.notifications.add(new Notification(key, null, null));
 			return released.token;
 		});
 	}
@@ -417,12 +415,9 @@ public final class InMemoryLockStore implements LockStore {
 			PausedReplies pause = this.paused;
 			reply = (pause != null) ? pause.hold(executed) : executed;
 		}
-		toSend.forEach((notification) -> notify(notification.key(), notification.woken()));
+		toSend.forEach((notification) -> this.listeners.notify(notification.key(), notification.woken(),
+				notification.grant()));
 		return reply;
-	}
-
-	private void notifyLater(String key, @Nullable String woken) {
-		this.notifications.add(new Notification(key, woken));
 	}
 
 	/**
@@ -459,22 +454,26 @@ public final class InMemoryLockStore implements LockStore {
 	 * the cohort hand-over): grant it to the first live fair waiter, dropping at most
 	 * {@code budget} gone waiters from the head of the queue, else pick the registered
 	 * client whose registration is oldest.
-	 * @return the waiter to wake, or {@code null} to wake every listener
+	 * @return the notification: of the fair waiter with its grant, of the waiter to wake,
+	 * or of every listener when {@code woken} is {@code null}
 	 */
-	private @Nullable String handOver(String key, int budget) {
+	private Notification handOff(String key, int budget) {
 		InMemoryFairQueues.Waiter next = this.fairQueues.pollLive(key, budget);
 		if (next != null) {
-			grant(key, next.token(), next.grantTimeout());
-			return next.token();
+			long grantedAt = clockMillis();
+			Attempt granted = grant(key, next.token(), next.grantTimeout());
+			return new Notification(key, next.token(),
+					new FairGrant(granted.fencingToken(), grantedAt, next.grantTimeout()));
 		}
-		return this.waiters.pollOldest(key);
+		return new Notification(key, this.waiters.pollOldest(key), null);
 	}
 
-	private void notify(String key, @Nullable String woken) {
-		Set<Listener> waiting = this.listeners.get(key);
-		if (waiting != null) {
-			waiting.forEach((listener) -> listener.hear(woken));
-		}
+	/**
+	 * Return this store's clock, which fair refusals and grants tell: the JVM's monotonic
+	 * clock in milliseconds.
+	 */
+	private static long clockMillis() {
+		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
 	}
 
 	private static Attempt busy(@Nullable Grant current) {
@@ -516,7 +515,7 @@ public final class InMemoryLockStore implements LockStore {
 		}
 	}
 
-	private record Notification(String key, @Nullable String woken) {
+	private record Notification(String key, @Nullable String woken, @Nullable FairGrant grant) {
 
 	}
 
@@ -583,16 +582,6 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	private record Grant(String token, long expiresAtNanos) {
-
-	}
-
-	private record Listener(@Nullable String waiter, Runnable action) {
-
-		void hear(@Nullable String woken) {
-			if (this.waiter == null || woken == null || this.waiter.equals(woken)) {
-				this.action.run();
-			}
-		}
 
 	}
 

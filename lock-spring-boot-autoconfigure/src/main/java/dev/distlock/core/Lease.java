@@ -136,6 +136,16 @@ final class Lease {
 	}
 
 	/**
+	 * Bound the local view of a grant whose store lease started before its request (a
+	 * grant a fair waiter's wake-up carried) until it is extended.
+	 * @param endNanos when the grant ends in the store, at the latest, locally
+	 * ({@link System#nanoTime()})
+	 */
+	void endsBy(long endNanos) {
+		this.validUntilNanos = Math.min(this.validUntilNanos, endNanos);
+	}
+
+	/**
 	 * Record that the lock was found lost; the first reason wins.
 	 * @param reason how the loss was found
 	 */
@@ -232,8 +242,17 @@ final class Lease {
 	}
 
 	private long validUntil(long requestedAtNanos) {
-		long drift = this.leaseNanos / 100 + MIN_DRIFT_NANOS;
-		return requestedAtNanos + this.leaseNanos - drift;
+		return requestedAtNanos + this.leaseNanos - driftNanos(this.leaseNanos);
+	}
+
+	/**
+	 * Return the margin kept for clock drift on a lease of {@code leaseNanos}: 1% of it
+	 * plus 2 ms.
+	 * @param leaseNanos the lease
+	 * @return the margin
+	 */
+	static long driftNanos(long leaseNanos) {
+		return leaseNanos / 100 + MIN_DRIFT_NANOS;
 	}
 
 }

@@ -38,6 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
+import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.core.LockStore.RenewalOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +58,8 @@ import org.jspecify.annotations.Nullable;
 final class LockEngine {
 
 	private static final Log logger = LogFactory.getLog(LockEngine.class);
+
+	private static final String GRANT_NOT_EXTENDED = "the grant a release made to it ran out before it was extended";
 
 	/**
 	 * How many threads may complete callers' futures at once (they run the callers'
@@ -165,14 +169,76 @@ final class LockEngine {
 			long requestedAtNanos, Tracking tracking, int handOffs) {
 		Lease granted = new Lease(entry, token, fencingToken, lease, renewable, requestedAtNanos, tracking);
 		granted.handOffs = handOffs;
+		return hold(granted);
+	}
+
+	/**
+	 * Register a grant that a fair waiter's wake-up carried: held from now, valid until
+	 * {@code grantEndNanos} (the grant's end in the store, at the latest) until
+	 * {@link #extend(Lease, Duration) extended}.
+	 */
+	Lease grantFromWakeUp(LockEntry entry, String token, long fencingToken, Duration lease, boolean renewable,
+			long grantEndNanos, Tracking tracking) {
+		Lease granted = new Lease(entry, token, fencingToken, lease, renewable, System.nanoTime(), tracking);
+		granted.endsBy(grantEndNanos);
+		return hold(granted);
+	}
+
+	/**
+	 * Extend a grant that a fair waiter's wake-up carried to {@code lease}, in the
+	 * background, owner-checked: an extension that finds the grant gone reports it lost.
+	 */
+	void extend(Lease granted, Duration lease) {
+		long requestedAt = System.nanoTime();
+		CompletionStage<List<RenewalOutcome>> extension;
+		try {
+			extension = this.store.renew(List.of(new Renewal(granted.key(), granted.token)), lease);
+		}
+		catch (RuntimeException ex) {
+			extension = CompletableFuture.failedFuture(ex);
+		}
+		extension.whenComplete((outcomes, failure) -> extended(granted,
+				(failure != null || outcomes == null) ? null : outcomes.get(0), requestedAt));
+	}
+
+	private Lease hold(Lease granted) {
 		this.held.add(granted);
-		if (renewable) {
+		if (granted.renewable) {
 			this.watchdog.watch(granted);
 		}
 		else {
 			granted.expiry = schedule(() -> expired(granted), granted.remaining().toNanos());
 		}
 		return granted;
+	}
+
+	/**
+	 * Take the answer to the extension of a grant a wake-up carried. A failed extension
+	 * leaves the grant to end when the store's lease of it does, unless the watchdog
+	 * renews it first.
+	 */
+	private void extended(Lease granted, @Nullable RenewalOutcome outcome, long requestedAt) {
+		if (granted.isEnded()) {
+			return;
+		}
+		if (outcome == RenewalOutcome.RENEWED) {
+			granted.renewed(requestedAt);
+			ScheduledFuture<?> expiry = granted.expiry;
+			if (expiry != null) {
+				expiry.cancel(false);
+				granted.expiry = schedule(() -> expired(granted), granted.remaining().toNanos());
+			}
+		}
+		else if (outcome == RenewalOutcome.LOST) {
+			this.watchdog.unwatch(granted);
+			granted.reportLost(LossReason.EXPIRED, GRANT_NOT_EXTENDED);
+			logger.warn("Lock '" + LogSafe.escape(granted.key()) + "' was lost: " + GRANT_NOT_EXTENDED);
+			lost(granted);
+		}
+		else {
+			logger.debug("Could not extend the lock '" + LogSafe.escape(granted.key())
+					+ "' granted by a release; it ends with its grant unless renewed");
+		}
 	}
 
 	/**

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 import dev.distlock.LockBackendException;
 import org.jspecify.annotations.Nullable;
@@ -286,6 +287,26 @@ public interface LockStore extends AutoCloseable {
 	}
 
 	/**
+	 * Call {@code listener} when a release may have made the lock on {@code key}
+	 * available to the fair waiter {@code token}, as
+	 * {@link #onRelease(String, String, Runnable)} does, passing the grant when the
+	 * wake-up carries it: a release that granted the lock to {@code token} tells its
+	 * fencing token and when, on the store's clock, it was made, so that the waiter holds
+	 * the lock without asking the store again. A wake-up without a grant (a broadcast, a
+	 * restored channel) passes {@code null}; so does every wake-up of the default, which
+	 * listens as {@link #onRelease(String, String, Runnable)} does. A store that passes
+	 * grants declares {@link Capability#GRANT_IN_WAKE_UP}.
+	 * @param key the lock key
+	 * @param token the fair waiter's token
+	 * @param listener what to run, with the grant if the wake-up carries one
+	 * @return the subscription; close it when no longer waiting
+	 * @since 0.1.0
+	 */
+	default Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return onRelease(key, token, () -> listener.accept(null));
+	}
+
+	/**
 	 * Return the state of the lock on {@code key}, read from the authoritative copy, for
 	 * operators (the actuator endpoint). Optional: stores that cannot tell throw
 	 * {@link UnsupportedOperationException}.
@@ -347,6 +368,14 @@ public interface LockStore extends AutoCloseable {
 		WAKE_ONE,
 
 		/**
+		 * A fair waiter's wake-up carries its grant: {@link LockStore#onFairGrant} passes
+		 * the grants of releases, and refusals of waiting fair attempts carry
+		 * {@link Attempt#storeClockMillis() the store's clock}. Needs
+		 * {@link #FAIR_LOCKS}.
+		 */
+		GRANT_IN_WAKE_UP,
+
+		/**
 		 * Lock cohorting: {@link LockStore#handOver}.
 		 */
 		HAND_OVER,
@@ -375,8 +404,29 @@ public interface LockStore extends AutoCloseable {
 	 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
 	 * @param holderLeaseRemaining how long the current holder's lease has left when not
 	 * acquired, or {@code null} if unknown (for example a key without expiry)
+	 * @param storeClockMillis when the store decided, on its own clock in milliseconds,
+	 * for a refused fair attempt of a store with {@link Capability#GRANT_IN_WAKE_UP};
+	 * else {@link #UNKNOWN_CLOCK}
 	 */
-	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
+	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining,
+			long storeClockMillis) {
+
+		/**
+		 * The {@link #storeClockMillis()} of an attempt that does not tell the store's
+		 * clock.
+		 */
+		public static final long UNKNOWN_CLOCK = Long.MIN_VALUE;
+
+		/**
+		 * Create an attempt that does not tell the store's clock.
+		 * @param acquired whether the lock was taken
+		 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
+		 * @param holderLeaseRemaining how long the current holder's lease has left when
+		 * not acquired, or {@code null} if unknown
+		 */
+		public Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
+			this(acquired, fencingToken, holderLeaseRemaining, UNKNOWN_CLOCK);
+		}
 
 		/**
 		 * Return a grant.
@@ -395,6 +445,40 @@ public interface LockStore extends AutoCloseable {
 		public static Attempt busy(@Nullable Duration holderLeaseRemaining) {
 			return new Attempt(false, 0, holderLeaseRemaining);
 		}
+
+		/**
+		 * Return a refusal of a fair attempt that tells when the store decided.
+		 * @param holderLeaseRemaining the holder's remaining lease, if known
+		 * @param storeClockMillis the store's clock when it decided, in milliseconds
+		 * @return the attempt
+		 */
+		public static Attempt busy(@Nullable Duration holderLeaseRemaining, long storeClockMillis) {
+			return new Attempt(false, 0, holderLeaseRemaining, storeClockMillis);
+		}
+
+		/**
+		 * Return whether this attempt tells the store's clock.
+		 * @return whether {@link #storeClockMillis()} is known
+		 */
+		public boolean knowsStoreClock() {
+			return this.storeClockMillis != UNKNOWN_CLOCK;
+		}
+
+	}
+
+	/**
+	 * A grant that a release made to a fair waiter, as its wake-up carries it
+	 * ({@link LockStore#onFairGrant}). The lock lives in the store for {@code lifetime}
+	 * (the waiter's grant timeout) from {@code grantedAtMillis} or later; the waiter
+	 * extends it to its lease.
+	 *
+	 * @param fencingToken the fencing token of the grant
+	 * @param grantedAtMillis when the grant was made, or earlier, on the store's clock in
+	 * milliseconds (the clock of {@link Attempt#storeClockMillis()})
+	 * @param lifetime how long the grant lives in the store unless extended
+	 * @since 0.1.0
+	 */
+	record FairGrant(long fencingToken, long grantedAtMillis, Duration lifetime) {
 
 	}
 

@@ -16,11 +16,16 @@
 
 package dev.distlock.redis;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import dev.distlock.core.LockStore.FairGrant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,9 +33,10 @@ import org.jspecify.annotations.Nullable;
  * the caller learns whether it added the first or removed the last listener of a channel
  * and subscribes or unsubscribes outside of this map.
  * <p>
- * A release message names the one waiter it wakes (a client id or a fair waiter's token),
- * or is {@link #BROADCAST}: a listener of a named waiter runs only for messages naming it
- * or broadcasts, a listener without a waiter for every message.
+ * A release message names the one waiter it wakes (a client id, or a fair waiter's token
+ * followed by the grant a release made to it: {@link #fairGrant}), or is
+ * {@link #BROADCAST}: a listener of a named waiter runs only for messages naming it or
+ * broadcasts, a listener without a waiter for every message.
  *
  * @author distlock
  * @since 0.1.0
@@ -41,6 +47,13 @@ final class ChannelListeners {
 	 * The message that wakes every listener of a channel.
 	 */
 	static final String BROADCAST = "released";
+
+	/**
+	 * A grant to a fair waiter: its token, the fencing token, the server clock in
+	 * milliseconds no later than the grant and the grant's time to live in milliseconds,
+	 * separated by spaces (which tokens do not contain).
+	 */
+	private static final Pattern FAIR_GRANT = Pattern.compile("(\\S+) (\\d+) (\\d+) (\\d+)");
 
 	private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
 
@@ -112,28 +125,53 @@ final class ChannelListeners {
 	}
 
 	/**
+	 * Read the grant to the fair waiter {@code token} that a release message carries.
+	 * @param message the message, or {@code null} for a wake-up without one
+	 * @param token the fair waiter's token
+	 * @return the grant, or {@code null} if the message carries no grant to {@code token}
+	 */
+	static @Nullable FairGrant fairGrant(@Nullable String message, String token) {
+		if (message == null) {
+			return null;
+		}
+		Matcher grant = FAIR_GRANT.matcher(message);
+		if (!grant.matches() || !token.equals(grant.group(1))) {
+			return null;
+		}
+		return new FairGrant(Long.parseLong(grant.group(2)), Long.parseLong(grant.group(3)),
+				Duration.ofMillis(Long.parseLong(grant.group(4))));
+	}
+
+	/**
 	 * A listener of one waiter, or of every release when {@code waiter} is {@code null}.
-	 * Compared by identity, so one action may be registered for several waiters.
+	 * Its action gets the message it hears, or {@code null} when run without one (the
+	 * subscription was made or restored). Compared by identity, so one action may be
+	 * registered for several waiters.
 	 */
 	static final class Listener {
 
 		private final @Nullable String waiter;
 
-		private final Runnable action;
+		private final Consumer<@Nullable String> action;
 
-		Listener(@Nullable String waiter, Runnable action) {
+		Listener(@Nullable String waiter, Consumer<@Nullable String> action) {
 			this.waiter = waiter;
 			this.action = action;
 		}
 
 		void hear(String message) {
-			if (this.waiter == null || BROADCAST.equals(message) || this.waiter.equals(message)) {
-				this.action.run();
+			if (this.waiter == null || BROADCAST.equals(message) || this.waiter.equals(woken(message))) {
+				this.action.accept(message);
 			}
 		}
 
 		void run() {
-			this.action.run();
+			this.action.accept(null);
+		}
+
+		private static String woken(String message) {
+			int end = message.indexOf(' ');
+			return (end < 0) ? message : message.substring(0, end);
 		}
 
 	}

@@ -211,9 +211,10 @@ final class LockScripts {
 	 * free) and, while some are left, set the writer-waiting mark as {@link #ACQUIRE}
 	 * does. When not acquired and a grant time is given, join the queue's tail (once) and
 	 * count as alive until the server clock passes now plus the grant time. Returns
-	 * {@code {1, fence}} or {@code {0, pttl}}. ARGV: token, lease millis, grant millis
-	 * (empty to not queue), publish command, writer-waiting millis, re-check millis,
-	 * budget of gone waiters to drop.
+	 * {@code {1, fence}}, or {@code {0, pttl, now}} with the server clock in milliseconds
+	 * (against which a waiter places the grant a release sends it). ARGV: token, lease
+	 * millis, grant millis (empty to not queue), publish command, writer-waiting millis,
+	 * re-check millis, budget of gone waiters to drop.
 	 */
 	static final LuaScript FAIR_ACQUIRE = LuaScript.of("fair-acquire", Reply.MULTI, KEY_LOCALS,
 			List.of(NOW, KIND, READERS, WRITER, REFUSED, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
@@ -234,7 +235,7 @@ final class LockScripts {
 					if not held and kind(lockKey) == 'zset' then
 					  local left, first = readers(lockKey, at)
 					  if left > 0 then
-					    refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis)}
+					    refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis), at}
 					  end
 					end
 					if not held and not refusal then
@@ -269,7 +270,7 @@ final class LockScripts {
 					    end
 					  end
 					end
-					return refusal or {0, redis.call('pttl', lockKey)}
+					return refusal or {0, redis.call('pttl', lockKey), at}
 					""");
 
 	/**

@@ -196,13 +196,16 @@ final class LuaHelpers {
 	/**
 	 * {@code handOff(publish, budget)}, the release-time hand-off: after the lock became
 	 * free, grant it to the first fair waiter that is still alive, for its grant time,
-	 * and publish its token, dropping at most {@code budget} gone waiters from the head
-	 * of the queue on the way (the rest are dropped by later steps); else wake the
-	 * waiting client whose registration is oldest (publishing its id, which every
-	 * listener of all releases hears too, and dropping the registration), or publish
-	 * {@code released} when only listeners of all releases ({@link #EVERY_RELEASE}) are
-	 * registered. The fast path: when neither a registration nor a fair queue exists (one
-	 * {@code EXISTS}), nobody waits, and nothing is published.
+	 * and publish the grant (its token, the fencing token, the server clock in
+	 * milliseconds before the grant and the grant time, read by
+	 * {@link ChannelListeners#fairGrant}), dropping at most {@code budget} gone waiters
+	 * from the head of the queue on the way (the rest are dropped by later steps); else
+	 * wake the waiting client whose registration is oldest (publishing its id, which
+	 * every listener of all releases hears too, and dropping the registration), or
+	 * publish {@code released} when only listeners of all releases
+	 * ({@link #EVERY_RELEASE}) are registered. The fast path: when neither a registration
+	 * nor a fair queue exists (one {@code EXISTS}), nobody waits, and nothing is
+	 * published.
 	 */
 	static final LuaHelper HAND_OFF = new LuaHelper("handOff", """
 			local function handOff(publish, budget)
@@ -220,8 +223,9 @@ final class LuaHelpers {
 			    local grantMillis = redis.call('hget', grantsKey, head)
 			    if deadline and deadline >= at and grantMillis then
 			      dequeue(head)
-			      grantTo(head, grantMillis)
-			      redis.call(publish, channel, head)
+			      local fence = grantTo(head, grantMillis)
+			      local grant = string.format('%d %d %s', fence, at, grantMillis)
+			      redis.call(publish, channel, head .. ' ' .. grant)
 			      return
 			    end
 			    if dropped >= budget then

@@ -18,6 +18,7 @@ package dev.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
@@ -81,7 +82,7 @@ final class PatternReleaseNotifications implements ReleaseNotifications, Message
 	}
 
 	@Override
-	public Subscription subscribe(String channel, @Nullable String waiter, Runnable action) {
+	public Subscription subscribe(String channel, @Nullable String waiter, Consumer<@Nullable String> action) {
 		ChannelListeners.Listener listener = new ChannelListeners.Listener(waiter, action);
 		this.listeners.add(channel, listener);
 		if (this.started.compareAndSet(false, true)) {

@@ -240,11 +240,17 @@ final class RedisLockCommands {
 		if (answer.get(0) == 1L) {
 			return Attempt.granted(answer.get(1));
 		}
-		return busy(answer.get(1));
+		Duration holderLeaseRemaining = remaining(answer.get(1));
+		return (answer.size() > 2) ? Attempt.busy(holderLeaseRemaining, answer.get(2))
+				: Attempt.busy(holderLeaseRemaining);
 	}
 
 	private static Attempt busy(long holderTtl) {
-		return Attempt.busy((holderTtl == -1) ? null : Duration.ofMillis(Math.max(0, holderTtl)));
+		return Attempt.busy(remaining(holderTtl));
+	}
+
+	private static @Nullable Duration remaining(long holderTtl) {
+		return (holderTtl == -1) ? null : Duration.ofMillis(Math.max(0, holderTtl));
 	}
 
 	private static boolean isOne(Object reply) {

@@ -29,6 +29,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.distlock.LockBackendException;
@@ -301,12 +302,17 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public Subscription onRelease(String key, Runnable listener) {
-		return subscribe(key, null, listener);
+		return subscribe(key, null, (message) -> listener.run());
 	}
 
 	@Override
 	public Subscription onRelease(String key, String waiter, Runnable listener) {
-		return subscribe(key, waiter, listener);
+		return subscribe(key, waiter, (message) -> listener.run());
+	}
+
+	@Override
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return subscribe(key, token, (message) -> listener.accept(ChannelListeners.fairGrant(message, token)));
 	}
 
 	/**
@@ -319,7 +325,7 @@ public final class RedisLockStore implements LockStore {
 		return this.everyReleaseListeners.containsKey(key);
 	}
 
-	private Subscription subscribe(String key, @Nullable String waiter, Runnable listener) {
+	private Subscription subscribe(String key, @Nullable String waiter, Consumer<@Nullable String> listener) {
 		if (waiter != null) {
 			return subscribeToChannel(key, waiter, listener);
 		}
@@ -334,7 +340,7 @@ public final class RedisLockStore implements LockStore {
 		};
 	}
 
-	private Subscription subscribeToChannel(String key, @Nullable String waiter, Runnable listener) {
+	private Subscription subscribeToChannel(String key, @Nullable String waiter, Consumer<@Nullable String> listener) {
 		LockKeys keys = keys(key);
 		ReleaseNotifications chosen = this.notifications;
 		if (chosen != null) {

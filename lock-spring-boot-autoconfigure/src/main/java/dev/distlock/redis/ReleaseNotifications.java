@@ -16,6 +16,8 @@
 
 package dev.distlock.redis;
 
+import java.util.function.Consumer;
+
 import dev.distlock.core.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
@@ -29,14 +31,15 @@ interface ReleaseNotifications extends AutoCloseable {
 
 	/**
 	 * Run {@code listener} on every release published on {@code channel} for
-	 * {@code waiter} (see {@link ChannelListeners}), and whenever releases may have been
-	 * missed (the subscription was made or restored). Does no blocking I/O.
+	 * {@code waiter} (see {@link ChannelListeners}), with the message, and whenever
+	 * releases may have been missed (the subscription was made or restored), with
+	 * {@code null}. Does no blocking I/O.
 	 * @param channel the release channel
 	 * @param waiter the waiter the listener waits for, or {@code null} for every release
 	 * @param listener the listener
 	 * @return the subscription
 	 */
-	Subscription subscribe(String channel, @Nullable String waiter, Runnable listener);
+	Subscription subscribe(String channel, @Nullable String waiter, Consumer<@Nullable String> listener);
 
 	/**
 	 * Return the command the release script publishes with.

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore.Subscription;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -79,7 +80,7 @@ final class ShardedReleaseNotifications implements ReleaseNotifications {
 	}
 
 	@Override
-	public Subscription subscribe(String channel, @Nullable String waiter, Runnable action) {
+	public Subscription subscribe(String channel, @Nullable String waiter, Consumer<@Nullable String> action) {
 		ChannelListeners.Listener listener = new ChannelListeners.Listener(waiter, action);
 		this.listeners.add(channel, listener);
 		this.idleSince.remove(channel);

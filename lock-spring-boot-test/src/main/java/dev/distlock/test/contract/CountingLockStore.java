@@ -21,14 +21,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} that counts how often it runs its clients' release listeners (for
- * tests that a release wakes one waiting client only) and how often it handed a lock
- * over; everything else is delegated.
+ * tests that a release wakes one waiting client only), how often it handed a lock over
+ * and how many fair attempts were answered; everything else is delegated.
  *
  * @author distlock
  */
@@ -40,6 +41,8 @@ final class CountingLockStore implements LockStore {
 
 	private final AtomicInteger handOvers = new AtomicInteger();
 
+	private final AtomicInteger fairAttemptsAnswered = new AtomicInteger();
+
 	CountingLockStore(LockStore store, AtomicInteger wakeUps) {
 		this.store = store;
 		this.wakeUps = wakeUps;
@@ -47,6 +50,10 @@ final class CountingLockStore implements LockStore {
 
 	int handOvers() {
 		return this.handOvers.get();
+	}
+
+	int fairAttemptsAnswered() {
+		return this.fairAttemptsAnswered.get();
 	}
 
 	@Override
@@ -81,7 +88,8 @@ final class CountingLockStore implements LockStore {
 	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
-		return this.store.tryAcquireFair(key, token, lease, grantTimeout);
+		return this.store.tryAcquireFair(key, token, lease, grantTimeout)
+			.whenComplete((attempt, failure) -> this.fairAttemptsAnswered.incrementAndGet());
 	}
 
 	@Override
@@ -125,6 +133,14 @@ final class CountingLockStore implements LockStore {
 	@Override
 	public Subscription onRelease(String key, String waiter, Runnable listener) {
 		return this.store.onRelease(key, waiter, counted(listener));
+	}
+
+	@Override
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return this.store.onFairGrant(key, token, (grant) -> {
+			this.wakeUps.incrementAndGet();
+			listener.accept(grant);
+		});
 	}
 
 	@Override

@@ -115,6 +115,60 @@ abstract class FairContract extends ContractGroup {
 	}
 
 	@Test
+	void aWaitingFairRefusalTellsTheStoreClock() {
+		assumeSupports(Capability.GRANT_IN_WAKE_UP);
+		String key = uniqueKey("fair-clock");
+		LockStore store = newStore();
+		try {
+			assertThat(Stages.join(store.tryAcquireFair(key, "holder:1", Duration.ofSeconds(30), null)).acquired())
+				.isTrue();
+			LockStore.Attempt refusal = Stages
+				.join(store.tryAcquireFair(key, "waiter:1", Duration.ofSeconds(30), Duration.ofSeconds(2)));
+			assertThat(refusal.acquired()).isFalse();
+			assertThat(refusal.knowsStoreClock()).isTrue();
+			Stages.join(store.leave(key, "waiter:1"));
+			assertThat(Stages.join(store.release(key, "holder:1"))).isTrue();
+		}
+		finally {
+			store.close();
+		}
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void aFairWaiterHoldsTheLockItsWakeUpGrantsWithoutAskingTheStoreAgain() throws Exception {
+		assumeSupports(Capability.GRANT_IN_WAKE_UP);
+		// The store's grant ends 300 ms after the release unless the waiter extends it
+		LockClientSettings settings = LockClientSettings.defaults().withFairGrantTimeout(Duration.ofMillis(300));
+		int askedAfterRelease = -1;
+		// A re-check in flight at the release claims the grant with an attempt: another
+		// round
+		for (int round = 0; round < 3 && askedAfterRelease != 0; round++) {
+			String key = uniqueKey("fair-wake-up-grant");
+			LockHold holder = newClient(settings).fair().acquire(key, Duration.ZERO, null);
+			CountingLockStore store = new CountingLockStore(newStore(), new AtomicInteger());
+			DefaultLockClient waitingClient = newClient(store, settings).fair();
+			CompletableFuture<LockHold> waiter = waitingClient.acquireAsync(key, Duration.ofSeconds(30), null)
+				.toCompletableFuture();
+			awaitWaiting(waitingClient, key);
+			int beforeRecheck = store.fairAttemptsAnswered();
+			// Released just after a timed re-check was answered, long after it subscribed
+			waitAtMost(Duration.ofSeconds(5)).until(() -> store.fairAttemptsAnswered() > beforeRecheck);
+			int beforeRelease = store.fairAttemptsAnswered();
+			holder.release();
+			LockHold hold = waiter.get(30, TimeUnit.SECONDS);
+			askedAfterRelease = store.fairAttemptsAnswered() - beforeRelease;
+			assertThat(hold.fencingToken()).isGreaterThan(holder.fencingToken());
+			// Extended in the store past the grant's 300 ms
+			waitAtMost(Duration.ofSeconds(3)).during(Duration.ofMillis(600))
+				.until(() -> hold.isValid() && isLocked(key));
+			hold.release();
+			assertThat(isLocked(key)).isFalse();
+		}
+		assertThat(askedAfterRelease).as("fair attempts answered after the release").isZero();
+	}
+
+	@Test
 	void aFairWaiterThatGaveUpLeavesTheQueue() throws Exception {
 		String key = uniqueKey("fair-gave-up");
 		// A grant to a waiter still queued would block the lock for 30 s, longer than the

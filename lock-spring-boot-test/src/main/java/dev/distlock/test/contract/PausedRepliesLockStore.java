@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
@@ -174,6 +175,11 @@ final class PausedRepliesLockStore implements LockStore {
 	@Override
 	public Subscription onRelease(String key, String waiter, Runnable listener) {
 		return this.store.onRelease(key, waiter, listener);
+	}
+
+	@Override
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return this.store.onFairGrant(key, token, listener);
 	}
 
 	@Override
