@@ -72,8 +72,8 @@ public class DistlockProperties {
 	/**
 	 * How long a waiter for a fair lock keeps its place in the queue without re-checking
 	 * (waiters re-check every third of it), and how long a lock a release granted to a
-	 * waiter stays unclaimed before it expires. Bounds how long a waiter that died delays
-	 * the others.
+	 * waiter lives before the waiter extends it to its lease. Bounds how long a waiter
+	 * that died delays the others.
 	 */
 	private Duration fairGrantTimeout = Duration.ofSeconds(2);
 

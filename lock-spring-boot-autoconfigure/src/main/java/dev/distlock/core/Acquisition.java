@@ -137,6 +137,8 @@ final class Acquisition {
 
 	private @Nullable ScheduledFuture<?> deadlineTask;
 
+	private boolean deadlineArmed;
+
 	private @Nullable Throwable stopped;
 
 	private @Nullable Duration holderLeaseRemaining;
@@ -182,9 +184,6 @@ final class Acquisition {
 		if (!this.engine.register(this)) {
 			post(() -> finish(this.engine.closedException()));
 			return this.result;
-		}
-		if (this.waits && !this.waitsForever) {
-			this.deadlineTask = this.engine.schedule(() -> post(this::onDeadline), this.deadline - System.nanoTime());
 		}
 		post(this::takeTurns);
 		return this.result;
@@ -253,6 +252,7 @@ final class Acquisition {
 			}
 			CompletableFuture<Void> turn = entry.queue.enqueue();
 			if (!turn.isDone()) {
+				armDeadline();
 				this.pendingTurn = turn;
 				turn.thenRun(() -> post(this::onTurn));
 				return;
@@ -302,6 +302,7 @@ final class Acquisition {
 			}
 			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.deadline - System.nanoTime());
 			if (yieldNanos > 0) {
+				armDeadline();
 				this.recheck = this.engine.schedule(() -> post(this::onRecheck), yieldNanos);
 				return;
 			}
@@ -427,6 +428,7 @@ final class Acquisition {
 			finish(null);
 			return;
 		}
+		armDeadline();
 		if (!isSubscribed()) {
 			subscribe();
 			// Ask again: a release before the subscription listened went unheard
@@ -509,6 +511,19 @@ final class Acquisition {
 		if (!this.done && !this.inFlight) {
 			attempt();
 		}
+	}
+
+	/**
+	 * Arm the deadline once the caller waits (for a local turn, a yield or a release): an
+	 * acquisition whose first attempt is answered at once needs no timer task. Until then
+	 * each reply checks the deadline itself.
+	 */
+	private void armDeadline() {
+		if (this.deadlineArmed || !this.waits || this.waitsForever) {
+			return;
+		}
+		this.deadlineArmed = true;
+		this.deadlineTask = this.engine.schedule(() -> post(this::onDeadline), this.deadline - System.nanoTime());
 	}
 
 	private void onDeadline() {

@@ -70,7 +70,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
-	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
+	 * @param fairGrantTimeout how long fair waiters and their grants live unrefreshed
 	 * @param cohortHandOffs cohort hand-overs in a row before a release
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
@@ -99,7 +99,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
-	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
+	 * @param fairGrantTimeout how long fair waiters and their grants live unrefreshed
 	 * @param cohortHandOffs cohort hand-overs in a row before a release
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
@@ -117,7 +117,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param watchdogLease lease of watchdog-renewed locks
 	 * @param closeTimeout how long closing may take
 	 * @param renewalBatchSize leases per renewal call
-	 * @param fairGrantTimeout how long fair waiters and their grants live unclaimed
+	 * @param fairGrantTimeout how long fair waiters and their grants live unrefreshed
 	 * @param cohortHandOffs cohort hand-overs in a row before a release
 	 */
 	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,

@@ -17,30 +17,42 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Bounds stages in time on one scheduler thread shared by every store of the JVM (it only
- * completes futures exceptionally, and its task is cancelled when the stage completes in
- * time), like {@link CompletableFuture#orTimeout} but on a thread of the store's own.
+ * Bounds stages in time on one scheduler thread shared by every store of the JVM, like
+ * {@link CompletableFuture#orTimeout} but on a thread of the store's own, and without a
+ * timer task per stage: the bounded stages wait in one queue that a tick checks every
+ * {@value #TICK_MILLIS} ms while some are pending (dropping those completed, failing
+ * those past their bound), and the ticking stops when none is left. A request thus costs
+ * the scheduler thread no wake-up of its own, and a bound fires up to one tick late.
  *
  * @author distlock
  * @since 0.1.0
  */
 final class StageTimeouts {
 
+	static final long TICK_MILLIS = 10;
+
 	private static final ScheduledThreadPoolExecutor scheduler = createScheduler();
+
+	private static final Queue<Bound> pending = new ConcurrentLinkedQueue<>();
+
+	private static final AtomicBoolean ticking = new AtomicBoolean();
 
 	private StageTimeouts() {
 	}
 
 	/**
 	 * Fail {@code stage} with a {@link TimeoutException} unless it completes within
-	 * {@code timeout}.
+	 * {@code timeout} (give or take one tick).
 	 * @param <T> the result type
 	 * @param stage the stage
 	 * @param timeout the bound
@@ -51,22 +63,63 @@ final class StageTimeouts {
 		if (stage.isDone()) {
 			return stage;
 		}
-		ScheduledFuture<?> expiry = scheduler.schedule(
-				() -> stage.completeExceptionally(
-						new TimeoutException("Redis did not answer " + what + " within " + timeout.toMillis() + " ms")),
-				timeout.toNanos(), TimeUnit.NANOSECONDS);
-		stage.whenComplete((result, failure) -> expiry.cancel(false));
+		pending.add(new Bound(stage, System.nanoTime() + timeout.toNanos(), timeout, what));
+		if (ticking.compareAndSet(false, true)) {
+			scheduleTick();
+		}
 		return stage;
 	}
 
+	/**
+	 * Return how many bounded stages the next tick checks, and how many timer tasks are
+	 * scheduled: at most one, the tick.
+	 * @return the pending bounds and the scheduled tasks
+	 */
+	static int[] pendingAndScheduled() {
+		return new int[] { pending.size(), scheduler.getQueue().size() };
+	}
+
+	private static void scheduleTick() {
+		scheduler.schedule(StageTimeouts::tick, TICK_MILLIS, TimeUnit.MILLISECONDS);
+	}
+
+	private static void tick() {
+		long now = System.nanoTime();
+		for (Iterator<Bound> bounds = pending.iterator(); bounds.hasNext();) {
+			Bound bound = bounds.next();
+			if (bound.stage.isDone()) {
+				bounds.remove();
+			}
+			else if (now - bound.deadlineNanos >= 0) {
+				bounds.remove();
+				bound.expire();
+			}
+		}
+		ticking.set(false);
+		// A stage added after the check above ticks on, started here or by its adder
+		if (!pending.isEmpty() && ticking.compareAndSet(false, true)) {
+			scheduleTick();
+		}
+	}
+
 	private static ScheduledThreadPoolExecutor createScheduler() {
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
+		return new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "distlock-redis-timeouts");
 			thread.setDaemon(true);
 			return thread;
 		});
-		executor.setRemoveOnCancelPolicy(true);
-		return executor;
+	}
+
+	/**
+	 * One bounded stage.
+	 */
+	private record Bound(CompletableFuture<?> stage, long deadlineNanos, Duration timeout, String what) {
+
+		void expire() {
+			this.stage.completeExceptionally(new TimeoutException(
+					"Redis did not answer " + this.what + " within " + this.timeout.toMillis() + " ms"));
+		}
+
 	}
 
 }

@@ -20,6 +20,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -193,6 +194,20 @@ class RedisLockStoreNonBlockingTests extends RedisStoreTestSupport {
 			store.close();
 			lettuce.destroy();
 		}
+	}
+
+	@Test
+	void tenThousandBoundedRequestsShareOneTimerTaskAndLeaveNothingPendingOnceAnswered() {
+		List<CompletableFuture<Object>> requests = new ArrayList<>();
+		for (int i = 0; i < 10_000; i++) {
+			requests.add(StageTimeouts.within(new CompletableFuture<>(), Duration.ofSeconds(30), "a test"));
+		}
+		assertThat(StageTimeouts.pendingAndScheduled()[1]).as("timer tasks scheduled").isLessThanOrEqualTo(1);
+		requests.forEach((request) -> request.complete("answered"));
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> Arrays.equals(StageTimeouts.pendingAndScheduled(), new int[] { 0, 0 }));
+		assertThat(requests).allMatch((request) -> "answered".equals(request.join()));
 	}
 
 	@Test
