@@ -96,24 +96,25 @@ final class LockScripts {
 
 	/**
 	 * Acquire the write lock: {@code SET NX PX} the owner token; on success grant a
-	 * fencing token ({@code fence}). If readers hold the key, those whose lease ended are
-	 * dropped first; while some are left, the writer-waiting mark is set
-	 * ({@code refused}). A grant clears the writer-waiting mark if it is ours. A refusal
-	 * registers the waiter, if one is given ({@code listen}), until the server clock
-	 * passes now plus its time to live: a client's id (a client that a release wakes
-	 * alone, whose registration a grant removes), or {@code *} for a client that listens
-	 * to every release of the key. Returns {@code {1, fence}} when acquired, else
-	 * {@code {0, pttl}} of the current holder (for readers: until the first of them ends,
-	 * or at most the re-check time after a first refusal). ARGV: token, lease millis,
-	 * writer-waiting millis, re-check millis, waiter ({@code ""} for none) and its time
-	 * to live in millis.
+	 * fencing token ({@code fence}), and nothing else: the fast path. If readers hold the
+	 * key, those whose lease ended are dropped first; while some are left, the
+	 * writer-waiting mark is set ({@code refused}). A grant over readers whose lease
+	 * ended clears the writer-waiting mark if it is ours; a mark of ours left by a grant
+	 * on the fast path is cleared by our release (or hand-over, or shortened lease), or
+	 * expires with its time to live. A refusal registers the waiter, if one is given
+	 * ({@code listen}), until the server clock passes now plus its time to live: a
+	 * client's id (a client that a release wakes alone, whose registration a grant
+	 * removes), or {@code *} for a client that listens to every release of the key.
+	 * Returns {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current
+	 * holder (for readers: until the first of them ends, or at most the re-check time
+	 * after a first refusal). ARGV: token, lease millis, writer-waiting millis, re-check
+	 * millis, waiter ({@code ""} for none) and its time to live in millis.
 	 */
 	static final LuaScript ACQUIRE = LuaScript.of("acquire", Reply.MULTI, KEY_LOCALS,
 			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local waiter, waiterMillis = ARGV[5], ARGV[6]
 					local function grant()
-					  clearMark(writerWaitingKey, token)
 					  if waiter ~= '' and waiter ~= '*' then
 					    redis.call('zrem', waitersKey, waiter)
 					  end
@@ -127,6 +128,7 @@ final class LockScripts {
 					  local left, first = readers(lockKey, now())
 					  if left == 0 then
 					    redis.call('set', lockKey, token, 'PX', leaseMillis)
+					    clearMark(writerWaitingKey, token)
 					    return grant()
 					  end
 					  refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis)}
@@ -173,11 +175,12 @@ final class LockScripts {
 
 	/**
 	 * Release: delete the write lock only if it holds our token, or remove our token from
-	 * the readers; when the key became free, hand it off ({@code handOff}) with
-	 * {@code PUBLISH}, or {@code SPUBLISH} (sharded pub/sub, Redis 7+) so that a Cluster
-	 * sends the message to the channel's shard only. Returns 1 when released, 0 when the
-	 * lock belonged to someone else, was gone, or (a reader) its lease had ended. ARGV:
-	 * token, publish command, budget of gone fair waiters to drop.
+	 * the readers; when the key became free, clear our writer-waiting mark if one is left
+	 * and hand the key off ({@code handOff}) with {@code PUBLISH}, or {@code SPUBLISH}
+	 * (sharded pub/sub, Redis 7+) so that a Cluster sends the message to the channel's
+	 * shard only. Returns 1 when released, 0 when the lock belonged to someone else, was
+	 * gone, or (a reader) its lease had ended. ARGV: token, publish command, budget of
+	 * gone fair waiters to drop.
 	 */
 	static final LuaScript RELEASE = LuaScript.of("release", Reply.INTEGER, KEY_LOCALS,
 			List.of(NOW, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
@@ -185,7 +188,10 @@ final class LockScripts {
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
 					  redis.call('del', lockKey)
-					  handOff(publish, deadBudget)
+					  if redis.call('exists', waitersKey, queueKey, writerWaitingKey) > 0 then
+					    clearMark(writerWaitingKey, token)
+					    handOff(publish, deadBudget)
+					  end
 					  return 1
 					end
 					if role ~= 'reader' then
@@ -275,10 +281,10 @@ final class LockScripts {
 
 	/**
 	 * Cohort hand-over: if the write lock holds our token, give it to the next token with
-	 * a new fencing token and lease, unless fair waiters are queued. Returns {@code {1,
-	 * fence}} when handed over, {@code {0, 0}} when the lock was not ours, {@code {2, 0}}
-	 * when fair waiters are queued (nothing changed: release instead). ARGV: token, next
-	 * token, lease millis.
+	 * a new fencing token and lease (clearing our writer-waiting mark), unless fair
+	 * waiters are queued. Returns {@code {1, fence}} when handed over, {@code {0, 0}}
+	 * when the lock was not ours, {@code {2, 0}} when fair waiters are queued (nothing
+	 * changed: release instead). ARGV: token, next token, lease millis.
 	 */
 	static final LuaScript COHORT_HAND_OVER = LuaScript.of("hand-over", Reply.MULTI, KEY_LOCALS,
 			List.of(OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
@@ -289,6 +295,7 @@ final class LockScripts {
 					if redis.call('exists', queueKey) == 1 then
 					  return {2, 0}
 					end
+					clearMark(writerWaitingKey, token)
 					return {1, grantTo(nextToken, leaseMillis)}
 					""");
 
@@ -368,14 +375,16 @@ final class LockScripts {
 
 	/**
 	 * Shorten the lease to what a minimum hold time leaves, if the lock (or a read lock)
-	 * still holds our token. Returns 1 when owned, else 0. ARGV: token, remaining millis.
+	 * still holds our token (a writer also clears its writer-waiting mark). Returns 1
+	 * when owned, else 0. ARGV: token, remaining millis.
 	 */
 	static final LuaScript EXPIRE_AFTER = LuaScript.of("expire-after", Reply.INTEGER, KEY_LOCALS,
-			List.of(NOW, READERS, OWNERSHIP), """
+			List.of(NOW, READERS, OWNERSHIP, CLEAR_MARK), """
 					local token, remainingMillis = ARGV[1], ARGV[2]
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
 					  redis.call('pexpire', lockKey, remainingMillis)
+					  clearMark(writerWaitingKey, token)
 					  return 1
 					end
 					if role ~= 'reader' then
@@ -456,12 +465,13 @@ final class LockScripts {
 	 * token (one reader's token when readers held it), or {@code ""} when the lock was
 	 * free. ARGV: publish command.
 	 */
-	static final LuaScript FORCE_RELEASE = LuaScript.of("force-release", Reply.VALUE, KEY_LOCALS, List.of(KIND, HOLDER),
-			"""
+	static final LuaScript FORCE_RELEASE = LuaScript.of("force-release", Reply.VALUE, KEY_LOCALS,
+			List.of(KIND, HOLDER, CLEAR_MARK), """
 					local publish = ARGV[1]
 					local held = holder(lockKey)
 					if held then
 					  redis.call('del', lockKey)
+					  clearMark(writerWaitingKey, held)
 					  redis.call(publish, channel, 'released')
 					  return held
 					end

@@ -114,10 +114,38 @@ class RedisReadWriteLockScriptsTests extends RedisStoreTestSupport {
 		assertThat(refused.holderLeaseRemaining()).isPositive().isLessThanOrEqualTo(ReadWriteTiming.WRITER_WAITING);
 		assertThat(Stages.join(this.store.release(key, "reader-1"))).isTrue();
 		assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isTrue();
-		assertThat(redis.hasKey(lockKey(key) + ":writer-waiting")).as("the grant cleared the writer's mark").isFalse();
+		assertThat(redis.hasKey(lockKey(key) + ":writer-waiting"))
+			.as("a grant on the fast path (SET NX) leaves the writer's mark while the writer holds the key")
+			.isTrue();
 		assertThat(Stages.join(this.store.release(key, "writer"))).isTrue();
+		assertThat(redis.hasKey(lockKey(key) + ":writer-waiting")).as("the release cleared the writer's mark")
+			.isFalse();
 		assertThat(Stages.join(this.store.tryAcquireRead(key, "reader-2", LEASE)).acquired()).isTrue();
 		assertThat(Stages.join(this.store.release(key, "reader-2"))).isTrue();
+	}
+
+	@Test
+	void aWriterThatTookTheKeyOnTheFastPathClearsItsMarkWhenItHandsOverOrShortensItsLease() {
+		for (String end : List.of("hand-over", "expire-after")) {
+			String key = uniqueKey("mark-" + end);
+			String mark = lockKey(key) + ":writer-waiting";
+			assertThat(Stages.join(this.store.tryAcquireRead(key, "reader", LEASE)).acquired()).isTrue();
+			assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isFalse();
+			assertThat(Stages.join(this.store.release(key, "reader"))).isTrue();
+			assertThat(Stages.join(this.store.tryAcquire(key, "writer", LEASE)).acquired()).isTrue();
+			assertThat(redis.hasKey(mark)).as("the mark the writer's refusal left").isTrue();
+			String holder = "writer";
+			if (end.equals("hand-over")) {
+				Attempt handedOver = Stages.join(this.store.handOver(key, "writer", "next", LEASE));
+				assertThat(handedOver).isNotNull().extracting(Attempt::acquired).isEqualTo(true);
+				holder = "next";
+			}
+			else {
+				assertThat(Stages.join(this.store.expireAfter(key, "writer", LEASE))).isTrue();
+			}
+			assertThat(redis.hasKey(mark)).as("the mark after the " + end).isFalse();
+			assertThat(Stages.join(this.store.release(key, holder))).isTrue();
+		}
 	}
 
 	@Test
