@@ -150,8 +150,8 @@ public interface LockStore extends AutoCloseable {
 	 * waits to be claimed, or {@code null} to not join the queue
 	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
 	 * left, with the store's clock when the store declares
-	 * {@link Capability#GRANT_IN_WAKE_UP}; failed with {@link LockBackendException} if the
-	 * backend failed
+	 * {@link Capability#GRANT_IN_WAKE_UP}; failed with {@link LockBackendException} if
+	 * the backend failed
 	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
 	 * @since 0.1.0
 	 */
