@@ -178,6 +178,9 @@ final class PausedRepliesLockStore implements LockStore {
 	}
 
 	@Override
+	// NullAway reads the LockStore class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable grants as a mismatch
+	@SuppressWarnings("NullAway")
 	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return this.store.onFairGrant(key, token, listener);
 	}
