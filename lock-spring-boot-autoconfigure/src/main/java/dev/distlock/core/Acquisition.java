@@ -322,7 +322,7 @@ final class Acquisition {
 		}
 		long requestedAt = System.nanoTime();
 		this.inFlight = true;
-		send(() -> this.engine.store.expireAfter(entry.key, handedOver.token(), this.lease))
+		Stages.send(() -> this.engine.store.expireAfter(entry.key, handedOver.token(), this.lease))
 			.whenComplete((owned, failure) -> post(() -> {
 				this.inFlight = false;
 				if (failure == null && Boolean.TRUE.equals(owned)) {
@@ -372,7 +372,8 @@ final class Acquisition {
 		else {
 			int at = this.index;
 			LockEntry entry = this.entries.get(at);
-			request = send(() -> this.variant.request(entry.key, token(at), this.lease, waiting)).thenApply(List::of);
+			request = Stages.send(() -> this.variant.request(entry.key, token(at), this.lease, waiting))
+				.thenApply(List::of);
 			if (waiting) {
 				this.registered = at;
 			}
@@ -608,7 +609,7 @@ final class Acquisition {
 			return CompletableFuture.completedFuture(null);
 		}
 		String key = this.entries.get(at).key;
-		return send(() -> this.variant.leave(key, token(at))).handle((ignored, failure) -> {
+		return Stages.send(() -> this.variant.leave(key, token(at))).handle((ignored, failure) -> {
 			if (failure != null) {
 				logger.debug("Could not stop waiting for lock '" + LogSafe.escape(key)
 						+ "'; the registration expires on its own", Stages.unwrap(failure));
@@ -693,18 +694,10 @@ final class Acquisition {
 		return Math.max(MIN_RECHECK_NANOS, remaining.toNanos());
 	}
 
+	// Not Stages.send: NullAway cannot match a lambda's nullable type argument there
 	private CompletionStage<@Nullable List<Attempt>> requestAll(String token) {
 		try {
 			return this.engine.store.tryAcquireAll(keys(), token, this.lease);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
-
-	private static <T extends @Nullable Object> CompletionStage<T> send(StoreCall<T> call) {
-		try {
-			return call.send();
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -715,16 +708,6 @@ final class Acquisition {
 		if (task != null) {
 			task.cancel(false);
 		}
-	}
-
-	/**
-	 * One request to the store.
-	 */
-	@FunctionalInterface
-	private interface StoreCall<T extends @Nullable Object> {
-
-		CompletionStage<T> send();
-
 	}
 
 }

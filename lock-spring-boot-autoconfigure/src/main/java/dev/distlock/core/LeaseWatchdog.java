@@ -173,15 +173,10 @@ final class LeaseWatchdog implements AutoCloseable {
 	 */
 	private CompletableFuture<Boolean> renew(List<Lease> batch) {
 		long requestedAt = System.nanoTime();
-		CompletableFuture<List<RenewalOutcome>> outcomes;
-		try {
-			outcomes = this.store
-				.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease)
-				.toCompletableFuture();
-		}
-		catch (RuntimeException ex) {
-			outcomes = CompletableFuture.failedFuture(ex);
-		}
+		CompletableFuture<List<RenewalOutcome>> outcomes = Stages
+			.send(() -> this.store.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(),
+					this.lease))
+			.toCompletableFuture();
 		return outcomes.handle((renewed, failure) -> {
 			RenewalBatch result;
 			if (failure != null) {

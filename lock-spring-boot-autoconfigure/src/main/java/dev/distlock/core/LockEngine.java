@@ -190,15 +190,9 @@ final class LockEngine {
 	 */
 	void extend(Lease granted, Duration lease) {
 		long requestedAt = System.nanoTime();
-		CompletionStage<List<RenewalOutcome>> extension;
-		try {
-			extension = this.store.renew(List.of(new Renewal(granted.key(), granted.token)), lease);
-		}
-		catch (RuntimeException ex) {
-			extension = CompletableFuture.failedFuture(ex);
-		}
-		extension.whenComplete((outcomes, failure) -> extended(granted,
-				(failure != null || outcomes == null) ? null : outcomes.get(0), requestedAt));
+		Stages.send(() -> this.store.renew(List.of(new Renewal(granted.key(), granted.token)), lease))
+			.whenComplete((outcomes, failure) -> extended(granted,
+					(failure != null || outcomes == null) ? null : outcomes.get(0), requestedAt));
 	}
 
 	private Lease hold(Lease granted) {
@@ -207,9 +201,16 @@ final class LockEngine {
 			this.watchdog.watch(granted);
 		}
 		else {
-			granted.expiry = schedule(() -> expired(granted), granted.remaining().toNanos());
+			scheduleExpiry(granted);
 		}
 		return granted;
+	}
+
+	/**
+	 * Pass the local turn of a fixed lease on when its local view runs out.
+	 */
+	private void scheduleExpiry(Lease granted) {
+		granted.expiry = schedule(() -> expired(granted), granted.remaining().toNanos());
 	}
 
 	/**
@@ -226,7 +227,7 @@ final class LockEngine {
 			ScheduledFuture<?> expiry = granted.expiry;
 			if (expiry != null) {
 				expiry.cancel(false);
-				granted.expiry = schedule(() -> expired(granted), granted.remaining().toNanos());
+				scheduleExpiry(granted);
 			}
 		}
 		else if (outcome == RenewalOutcome.LOST) {
@@ -332,14 +333,7 @@ final class LockEngine {
 	}
 
 	private CompletionStage<Boolean> releaseInBackground(String key, String token, int retries) {
-		CompletionStage<Boolean> release;
-		try {
-			release = this.store.release(key, token);
-		}
-		catch (RuntimeException ex) {
-			release = CompletableFuture.failedFuture(ex);
-		}
-		return release.handle((released, failure) -> {
+		return Stages.send(() -> this.store.release(key, token)).handle((released, failure) -> {
 			if (failure == null) {
 				return CompletableFuture.completedFuture(released);
 			}

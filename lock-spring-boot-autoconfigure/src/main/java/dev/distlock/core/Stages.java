@@ -51,6 +51,22 @@ public final class Stages {
 	}
 
 	/**
+	 * Send one request to a store: a request that throws instead of returning a stage (a
+	 * store refusing it on the calling thread) gives a stage failed with what it threw.
+	 * @param <T> the result type
+	 * @param request the request
+	 * @return the request's stage
+	 */
+	static <T extends @Nullable Object> CompletionStage<T> send(StoreRequest<T> request) {
+		try {
+			return request.send();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
 	 * Complete {@code target} as {@code source} completes: with its result, or with its
 	 * failure.
 	 * @param <T> the result type
@@ -102,6 +118,22 @@ public final class Stages {
 			throw error;
 		}
 		return new CompletionException(cause);
+	}
+
+	/**
+	 * One request to a store.
+	 *
+	 * @param <T> the result type
+	 */
+	@FunctionalInterface
+	interface StoreRequest<T extends @Nullable Object> {
+
+		/**
+		 * Send the request.
+		 * @return its stage
+		 */
+		CompletionStage<T> send();
+
 	}
 
 }
