@@ -215,10 +215,7 @@ class ObservabilityTests {
 		assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
 		assertThat(refused.body()).contains("distlock.endpoint.force-release");
 		assertThat(output).contains("Refused to force-release lock 'order:4'");
-		assertThat(this.json.readTree(get(context, "actuator/distlock/order:4").body()).get("state").asString())
-			.isEqualTo("held");
-		this.release.countDown();
-		assertThat(holding.join().statusCode()).isEqualTo(201);
+		assertHeldUntilReleased(context, "order:4", holding);
 	}
 
 	@Test
@@ -230,10 +227,7 @@ class ObservabilityTests {
 		CompletableFuture<HttpResponse<String>> holding = holdLockOfUser(context, api, voucher, 6);
 		HttpResponse<String> refused = delete(context, "actuator/distlock/order:6");
 		assertThat(refused.statusCode()).as("no write operation without unrestricted access").isIn(404, 405);
-		assertThat(this.json.readTree(get(context, "actuator/distlock/order:6").body()).get("state").asString())
-			.isEqualTo("held");
-		this.release.countDown();
-		assertThat(holding.join().statusCode()).isEqualTo(201);
+		assertHeldUntilReleased(context, "order:6", holding);
 	}
 
 	@Test
@@ -330,6 +324,18 @@ class ObservabilityTests {
 
 	private HttpResponse<String> get(ConfigurableApplicationContext context, String path) {
 		return send(HttpRequest.newBuilder(baseUri(context).resolve(path)).GET().build());
+	}
+
+	/**
+	 * Assert that the refused force release left {@code key} held, then let its holder
+	 * finish and check that its order was created.
+	 */
+	private void assertHeldUntilReleased(ConfigurableApplicationContext context, String key,
+			CompletableFuture<HttpResponse<String>> holding) throws Exception {
+		assertThat(this.json.readTree(get(context, "actuator/distlock/" + key).body()).get("state").asString())
+			.isEqualTo("held");
+		this.release.countDown();
+		assertThat(holding.join().statusCode()).isEqualTo(201);
 	}
 
 	private HttpResponse<String> delete(ConfigurableApplicationContext context, String path) {
