@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LogSafe;
 import dev.distlock.LockAcquisitionException;
 import org.jspecify.annotations.Nullable;
 
@@ -113,7 +114,8 @@ final class Locks {
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		result.whenComplete((holds, failure) -> {
 			if (result.isCancelled()) {
-				acquisition.stop(new CancellationException("Acquisition of lock " + keys + " was cancelled"));
+				acquisition
+					.stop(new CancellationException("Acquisition of lock " + LogSafe.escape(keys) + " was cancelled"));
 				grants.thenAccept(this::abandon);
 			}
 		});
@@ -178,7 +180,8 @@ final class Locks {
 	}
 
 	static String requireName(String name) {
-		Assert.isTrue(StringUtils.hasText(name), () -> "Lock name must not be null or blank, but was '" + name + "'");
+		Assert.isTrue(StringUtils.hasText(name),
+				() -> "Lock name must not be null or blank, but was '" + LogSafe.escape(name) + "'");
 		return name;
 	}
 
@@ -192,8 +195,8 @@ final class Locks {
 
 	static long waitNanos(String key, Duration waitTime) {
 		Assert.notNull(waitTime, "'waitTime' must not be null");
-		Assert.isTrue(!waitTime.isNegative(),
-				() -> "'waitTime' must not be negative, but was " + waitTime + " for lock '" + key + "'");
+		Assert.isTrue(!waitTime.isNegative(), () -> "'waitTime' must not be negative, but was " + waitTime
+				+ " for lock '" + LogSafe.escape(key) + "'");
 		return (waitTime.compareTo(Duration.ofNanos(FOREVER)) >= 0) ? FOREVER : waitTime.toNanos();
 	}
 
@@ -207,8 +210,8 @@ final class Locks {
 	}
 
 	static void validateLease(String key, @Nullable Duration leaseTime) {
-		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0,
-				() -> "'leaseTime' must be at least 1 ms, but was " + leaseTime + " for lock '" + key + "'");
+		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0, () -> "'leaseTime' must be at least 1 ms, but was "
+				+ leaseTime + " for lock '" + LogSafe.escape(key) + "'");
 	}
 
 }

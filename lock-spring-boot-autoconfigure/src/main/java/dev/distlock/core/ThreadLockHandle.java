@@ -19,6 +19,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -158,7 +159,7 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return this.kind + "[" + this.key + "]";
+		return this.kind + "[" + LogSafe.escape(this.key) + "]";
 	}
 
 }
