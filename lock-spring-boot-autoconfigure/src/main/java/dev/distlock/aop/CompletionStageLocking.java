@@ -22,7 +22,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
@@ -91,12 +90,12 @@ final class CompletionStageLocking {
 			run(holds, operation, invocation, target, result);
 			return result;
 		}
-		CompletableFuture<List<LockHold>> acquisition = CallLocks.acquireAsync(client, keys, operation)
-			.toCompletableFuture();
+		CompletableFuture<List<LockHold>> acquisition = CallLocks.acquireAsync(client, keys, operation,
+				this::onExecutor);
 		// Completed by anyone else before the grant (cancel, orTimeout): stop acquiring.
 		// After the grant the acquisition is done and this does nothing.
 		result.whenComplete((value, failure) -> acquisition.cancel(false));
-		acquisition.whenComplete((holds, failure) -> onExecutor(() -> {
+		acquisition.whenComplete((holds, failure) -> {
 			if (failure != null) {
 				Throwable cause = unwrap(failure);
 				if (cause instanceof DistributedLockException notAcquired) {
@@ -112,12 +111,7 @@ final class CompletionStageLocking {
 			else {
 				run(holds, operation, invocation, target, result);
 			}
-		}, (rejected) -> {
-			if (holds != null) {
-				CallLocks.releaseAsync(holds, null);
-			}
-			result.completeExceptionally(rejected);
-		}));
+		});
 		return result;
 	}
 
@@ -171,16 +165,16 @@ final class CompletionStageLocking {
 		if (result.isDone()) {
 			return;
 		}
-		onExecutor(completion, (rejected) -> completion.run());
-	}
-
-	private void onExecutor(Runnable task, Consumer<RejectedExecutionException> rejected) {
 		try {
-			this.executor.get().execute(task);
+			onExecutor(completion);
 		}
 		catch (RejectedExecutionException ex) {
-			rejected.accept(ex);
+			completion.run();
 		}
+	}
+
+	private void onExecutor(Runnable task) {
+		this.executor.get().execute(task);
 	}
 
 	private void notAcquired(LockOperation operation, MethodInvocation invocation, Object target, List<String> keys,

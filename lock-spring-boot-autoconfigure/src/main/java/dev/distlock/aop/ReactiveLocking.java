@@ -65,6 +65,8 @@ final class ReactiveLocking {
 
 	private final LockFailurePolicy failurePolicy;
 
+	private final Executor executor;
+
 	private final Scheduler scheduler;
 
 	private final Duration holdAfterCancel;
@@ -73,6 +75,7 @@ final class ReactiveLocking {
 			Duration holdAfterCancel) {
 		this.releaseFailures = releaseFailures;
 		this.failurePolicy = failurePolicy;
+		this.executor = executor;
 		this.scheduler = Schedulers.fromExecutor(executor);
 		this.holdAfterCancel = holdAfterCancel;
 	}
@@ -87,11 +90,11 @@ final class ReactiveLocking {
 		// A cancellation (a disposed subscription, a disconnected client) cancels the
 		// acquisition itself; holds that arrive after it are discarded, and released.
 		Mono<List<LockHold>> acquire = Mono
-			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation), false))
-			// the grant or the failure arrives on a thread of the client: call the
-			// method,
-			// the fallback or the handler on the executor
-			.publishOn(this.scheduler)
+			// delivered on the executor: the method, the fallback or the handler never
+			// run
+			// on a thread of the lock client
+			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation, this.executor),
+					false))
 			.doOnDiscard(List.class, (holds) -> releaseDiscarded(holds))
 			.onErrorMap(DistributedLockException.class, NotAcquired::new);
 		if (adapter.isMultiValue()) {
