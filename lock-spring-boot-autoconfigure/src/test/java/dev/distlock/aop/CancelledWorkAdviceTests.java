@@ -120,7 +120,9 @@ class CancelledWorkAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	/**
-	 * Locked methods whose work takes 600 ms and ignores cancels and interrupts.
+	 * Locked methods whose work takes 600 ms and ignores cancels and interrupts; each
+	 * runs on a thread of its own (a pool that queued one behind the other would hide an
+	 * overlap).
 	 */
 	static class Work {
 
@@ -141,12 +143,12 @@ class CancelledWorkAdviceTests extends RedisAdviceTestSupport {
 
 		@DistributedLock(key = "'work:' + #id", waitTime = "10s")
 		public Mono<String> mono(String id) {
-			return Mono.fromCallable(() -> stubborn(id)).subscribeOn(Schedulers.boundedElastic());
+			return Mono.fromCallable(() -> stubborn(id)).subscribeOn(Schedulers.fromExecutor(this.pool));
 		}
 
 		@DistributedLock(key = "'work:' + #id", waitTime = "10s")
 		public Flux<String> flux(String id) {
-			return Flux.defer(() -> Flux.just(stubborn(id))).subscribeOn(Schedulers.boundedElastic());
+			return Flux.defer(() -> Flux.just(stubborn(id))).subscribeOn(Schedulers.fromExecutor(this.pool));
 		}
 
 		AtomicInteger started() {
