@@ -67,7 +67,7 @@ class NonBlockingAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
-	void blockHoundCatchesBlockingOnAThreadOfTheLockClient() {
+	void blockHoundCatchesBlockingOnAThreadOfTheLockClient() throws InterruptedException {
 		LockHold hold = otherInstance().acquire("order:guard", Duration.ZERO, null);
 		CompletableFuture<Void> blocking = hold.releaseAsync().toCompletableFuture().thenRun(() -> {
 			try {
