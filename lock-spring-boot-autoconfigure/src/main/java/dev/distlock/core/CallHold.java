@@ -63,7 +63,7 @@ final class CallHold implements LockHold {
 	@Override
 	public void confirmOwnership() {
 		requireNotReleased();
-		Stages.join(this.locks.releases.confirmOwnership(this.lease));
+		this.locks.join(this.locks.releases.confirmOwnership(this.lease));
 	}
 
 	@Override
@@ -81,7 +81,7 @@ final class CallHold implements LockHold {
 		if (!this.released.compareAndSet(false, true)) {
 			throw new IllegalStateException("Lock '" + LogSafe.escape(key()) + "' was already released by this hold");
 		}
-		Stages.join(this.locks.releases.release(this.lease, holdAtLeast));
+		this.locks.join(this.locks.releases.release(this.lease, holdAtLeast));
 	}
 
 	@Override

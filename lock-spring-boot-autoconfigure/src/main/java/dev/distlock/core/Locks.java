@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -74,14 +75,18 @@ final class Locks {
 		Acquisition acquisition = acquisition(name, keys, waitNanos, waitTime, leaseTime);
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		try {
-			return grants.get();
+			List<Lease> leases = grants.get();
+			this.engine.awaitListener();
+			return leases;
 		}
 		catch (InterruptedException ex) {
 			acquisition.stop(ex);
 			grants.thenAccept(this::abandon);
+			this.engine.awaitListener();
 			throw ex;
 		}
 		catch (ExecutionException ex) {
+			this.engine.awaitListener();
 			Throwable cause = Stages.unwrap(ex);
 			if (!throwIfBusy && isBusy(cause)) {
 				return null;
@@ -128,6 +133,20 @@ final class Locks {
 			}
 		}, this.engine.callbacks());
 		return result;
+	}
+
+	/**
+	 * Wait for a release or an ownership check of the blocking API, and until the
+	 * listener has heard of its outcome.
+	 * @throws RuntimeException what the stage failed with
+	 */
+	void join(CompletionStage<?> stage) {
+		try {
+			Stages.join(stage);
+		}
+		finally {
+			this.engine.awaitListener();
+		}
 	}
 
 	/**

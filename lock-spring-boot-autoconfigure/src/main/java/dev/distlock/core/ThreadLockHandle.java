@@ -154,7 +154,7 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public void confirmOwnership() {
-		Stages.join(this.locks.locks().releases.confirmOwnership(this.locks.heldLease(this.key)));
+		this.locks.locks().join(this.locks.locks().releases.confirmOwnership(this.locks.heldLease(this.key)));
 	}
 
 	@Override

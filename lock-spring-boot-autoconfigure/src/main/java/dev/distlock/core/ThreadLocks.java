@@ -124,7 +124,7 @@ final class ThreadLocks {
 				this.holds.remove();
 			}
 		}
-		Stages.join(this.locks.releases.release(current.lease, holdAtLeast));
+		this.locks.join(this.locks.releases.release(current.lease, holdAtLeast));
 	}
 
 	boolean isHeldByCurrentThread(String key) {

@@ -28,7 +28,11 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.core.AcquireOutcome;
+import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LockTracker;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -42,8 +46,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * No user code on the lock client's threads: the bodies of asynchronous locked methods,
  * their fallbacks and the failure handler run on the application's executor
- * ({@code distlock.async.executor}), so bodies that block or wait for each other stall
- * nothing else.
+ * ({@code distlock.async.executor}), listeners on the client's listener thread, so bodies
+ * that block or wait for each other stall nothing else.
  *
  * @author distlock
  */
@@ -119,7 +123,7 @@ class AsyncExecutorAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
-	void bodiesFallbacksAndTheFailureHandlerNeverRunOnAThreadOfTheLockClient() {
+	void bodiesFallbacksTheFailureHandlerAndListenersNeverRunOnAThreadOfTheLockClient() {
 		contextRunner().withUserConfiguration(BodiesConfiguration.class).run((context) -> {
 			Bodies bodies = context.getBean(Bodies.class);
 			assertThat(bodies.quick("t1").get(10, TimeUnit.SECONDS)).isEqualTo("t1");
@@ -130,7 +134,9 @@ class AsyncExecutorAdviceTests extends RedisAdviceTestSupport {
 				assertThat(bodies.handled("busy").get(10, TimeUnit.SECONDS)).isEqualTo("handled");
 				assertThat(bodies.monoHandled("busy").block(Duration.ofSeconds(10))).isEqualTo("handled");
 			}
-			assertThat(bodies.threads()).containsOnlyKeys("quick", "monoQuick", "fallback", "monoFallback", "handler");
+			await().atMost(Duration.ofSeconds(5)).until(() -> bodies.threads().containsKey("listener:released"));
+			assertThat(bodies.threads()).containsOnlyKeys("quick", "monoQuick", "fallback", "monoFallback", "handler",
+					"listener:acquired", "listener:notAcquired", "listener:released");
 			assertThat(bodies.threads().values())
 				.allSatisfy((thread) -> assertThat(ENGINE_THREADS.matcher(thread).matches()).as(thread).isFalse());
 		});
@@ -206,6 +212,35 @@ class AsyncExecutorAdviceTests extends RedisAdviceTestSupport {
 		@Bean
 		Bodies bodies() {
 			return new Bodies();
+		}
+
+		@Bean
+		LockClientListener recordingListener(Bodies bodies) {
+			return new LockClientListener() {
+
+				@Override
+				public LockTracker acquisitionStarted(String name, String key) {
+					return new LockTracker() {
+
+						@Override
+						public void acquired(Duration waited, long fencingToken) {
+							bodies.record("listener:acquired");
+						}
+
+						@Override
+						public void notAcquired(AcquireOutcome outcome, Duration waited, @Nullable Throwable failure) {
+							bodies.record("listener:notAcquired");
+						}
+
+						@Override
+						public void released(@Nullable Throwable failure) {
+							bodies.record("listener:released");
+						}
+
+					};
+				}
+
+			};
 		}
 
 		@Bean
