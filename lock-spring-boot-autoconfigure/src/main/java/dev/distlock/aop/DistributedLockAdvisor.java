@@ -136,10 +136,12 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	 * Run the bodies of asynchronous locked methods on a new virtual thread each (Java 21
 	 * or later) rather than the default new platform thread, unless an executor is
 	 * {@link #setAsyncExecutor set}.
+	 * @throws UnsupportedOperationException before Java 21
 	 * @since 0.1.0
 	 */
 	public void useVirtualThreads() {
-		this.advice.setAsyncExecutor(() -> AsyncBodies.newExecutor(true));
+		Executor virtualThreads = AsyncBodies.newExecutor(true);
+		this.advice.setAsyncExecutor(() -> virtualThreads);
 	}
 
 	/**
