@@ -146,9 +146,10 @@ final class CompletionStageLocking {
 							completeOnExecutor(result, () -> result.completeExceptionally(cause));
 						}
 						else if (releaseFailure != null) {
-							Throwable reported = this.releaseFailures.afterCompletion(operation, target,
-									unwrap(releaseFailure), value, false);
-							completeOnExecutor(result, () -> result.completeExceptionally(reported));
+							// reported (a WARN and an application event) even if the
+							// caller gave up, and never on the client's thread
+							completeOnExecutor(null, () -> result.completeExceptionally(this.releaseFailures
+								.afterCompletion(operation, target, unwrap(releaseFailure), value, false)));
 						}
 						else {
 							completeOnExecutor(result, () -> result.complete(value));
@@ -159,10 +160,10 @@ final class CompletionStageLocking {
 	/**
 	 * Complete the caller's future on the executor, so that its continuations never run
 	 * on the client's thread that finished the release; on the calling thread if the
-	 * executor refuses the task.
+	 * executor refuses the task. Nothing to do if {@code result} is given and done.
 	 */
-	private void completeOnExecutor(CompletableFuture<@Nullable Object> result, Runnable completion) {
-		if (result.isDone()) {
+	private void completeOnExecutor(@Nullable CompletableFuture<@Nullable Object> result, Runnable completion) {
+		if (result != null && result.isDone()) {
 			return;
 		}
 		try {

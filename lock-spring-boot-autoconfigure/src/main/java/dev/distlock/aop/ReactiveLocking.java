@@ -149,10 +149,12 @@ final class ReactiveLocking {
 	}
 
 	private Publisher<?> releaseAfterCompletion(List<LockHold> holds, LockOperation operation, Object target) {
+		// the release failure is reported (a WARN and an application event) on the
+		// executor too
 		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, operation.holdAtLeast()))
+			.publishOn(this.scheduler)
 			.onErrorMap((failure) -> this.releaseFailures.afterCompletion(operation, target,
-					CompletionStageLocking.unwrap(failure), null, false))
-			.publishOn(this.scheduler);
+					CompletionStageLocking.unwrap(failure), null, false));
 	}
 
 	private Publisher<?> releaseAfterError(List<LockHold> holds, Throwable error) {
