@@ -62,8 +62,8 @@ public class LockLostAfterCompletionException extends LockLostException {
 		super(loss.getKey(), "found when it was released after the locked method completed");
 		this.result = result;
 		this.transactionCommitted = transactionCommitted;
-		this.message = "The method locked by '" + loss.getKey() + "' " + completion(transactionCommitted)
-				+ ", but then: " + loss.getMessage();
+		this.message = "The method locked by '" + LogSafe.escape(loss.getKey()) + "' "
+				+ completion(transactionCommitted) + ", but then: " + loss.getMessage();
 		addSuppressed(loss);
 	}
 

@@ -61,7 +61,7 @@ public class LockReleaseFailedException extends LockBackendException {
 		super(failure.getKey(), "release", failure);
 		this.result = result;
 		this.transactionCommitted = transactionCommitted;
-		this.message = "The method locked by '" + failure.getKey() + "' "
+		this.message = "The method locked by '" + LogSafe.escape(failure.getKey()) + "' "
 				+ LockLostAfterCompletionException.completion(transactionCommitted) + ", but then: "
 				+ failure.getMessage() + "; the lock expires with its lease";
 	}

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClient;
@@ -52,6 +54,39 @@ final class CallLocks {
 	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys,
 			LockOperation operation) {
 		return LockCaller.call(operation.caller(), () -> startAcquiring(client, keys, operation));
+	}
+
+	/**
+	 * Start acquiring the locks of one call, and complete the returned future on
+	 * {@code executor}, so that what follows the grant (the method, the fallback, the
+	 * failure handler) never runs on a thread of the lock client. Cancelling the returned
+	 * future cancels the acquisition; holds that arrive after the cancellation, or that
+	 * the executor refuses, are released.
+	 */
+	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys, LockOperation operation,
+			Executor executor) {
+		CompletableFuture<List<LockHold>> acquisition = acquireAsync(client, keys, operation);
+		CompletableFuture<List<LockHold>> delivered = new CompletableFuture<>();
+		delivered.whenComplete((holds, failure) -> acquisition.cancel(false));
+		acquisition.whenComplete((holds, failure) -> {
+			try {
+				executor.execute(() -> {
+					if (failure != null) {
+						delivered.completeExceptionally(CompletionStageLocking.unwrap(failure));
+					}
+					else if (!delivered.complete(holds)) {
+						releaseAsync(holds, null);
+					}
+				});
+			}
+			catch (RejectedExecutionException ex) {
+				if (holds != null) {
+					releaseAsync(holds, null);
+				}
+				delivered.completeExceptionally(ex);
+			}
+		});
+		return delivered;
 	}
 
 	private static CompletableFuture<List<LockHold>> startAcquiring(LockClient client, List<String> keys,

@@ -20,6 +20,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
@@ -31,14 +34,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * Locks a {@code @DistributedLock} method that returns a {@link CompletionStage} for as
  * long as that stage runs: acquire, call once the lock is granted, release when the stage
- * completes normally, exceptionally or is cancelled. The caller always gets a
- * {@link CompletableFuture}; a lock that cannot be had fails it (or completes it with
- * what the {@link LockFailurePolicy} answers) rather than throwing.
+ * completes, normally or exceptionally. The caller always gets a
+ * {@link CompletableFuture} of its own; a lock that cannot be had fails it (or completes
+ * it with what the {@link LockFailurePolicy} answers) rather than throwing.
  * <p>
- * The lock is taken without blocking the caller, so the method itself is called on the
- * thread that saw the grant: a thread of the lock client, or the calling thread if the
- * grant had already completed; for an {@code @Async} method, whose body already runs on
- * an executor thread, the lock is taken on that thread and the method called there.
+ * <b>The lock follows the work.</b> Completing the caller's future before the grant (a
+ * cancel, an {@code orTimeout}) stops the acquisition, and the method is not called.
+ * After the grant it only ends the caller's wait: nothing is forwarded to the method's
+ * stage, which keeps the lock until it completes by itself. Cancelling a
+ * {@code CompletableFuture} completes it at once while the work behind it runs on, so a
+ * forwarded cancel would leave nothing that tells when the work really ended.
+ * <p>
+ * <b>No user code on the client's threads.</b> The lock is taken without blocking the
+ * caller, and the method is then called on the application's executor
+ * ({@code distlock.async.executor}), never on the thread that delivered the grant; the
+ * fallback and the failure handler run there too, and so does the completion of the
+ * caller's future after the release. For an {@code @Async} method, whose body already
+ * runs on an executor thread, the lock is taken on that thread and the method called
+ * there.
  *
  * @author distlock
  */
@@ -48,9 +61,13 @@ final class CompletionStageLocking {
 
 	private final LockFailurePolicy failurePolicy;
 
-	CompletionStageLocking(ReleaseFailures releaseFailures, LockFailurePolicy failurePolicy) {
+	private final Supplier<Executor> executor;
+
+	CompletionStageLocking(ReleaseFailures releaseFailures, LockFailurePolicy failurePolicy,
+			Supplier<Executor> executor) {
 		this.releaseFailures = releaseFailures;
 		this.failurePolicy = failurePolicy;
+		this.executor = executor;
 	}
 
 	CompletableFuture<@Nullable Object> lock(LockClient client, List<String> keys, LockOperation operation,
@@ -73,13 +90,11 @@ final class CompletionStageLocking {
 			run(holds, operation, invocation, target, result);
 			return result;
 		}
-		CompletableFuture<List<LockHold>> acquisition = CallLocks.acquireAsync(client, keys, operation)
-			.toCompletableFuture();
-		result.whenComplete((value, failure) -> {
-			if (result.isCancelled()) {
-				acquisition.cancel(false);
-			}
-		});
+		CompletableFuture<List<LockHold>> acquisition = CallLocks.acquireAsync(client, keys, operation,
+				this::onExecutor);
+		// Completed by anyone else before the grant (cancel, orTimeout): stop acquiring.
+		// After the grant the acquisition is done and this does nothing.
+		result.whenComplete((value, failure) -> acquisition.cancel(false));
 		acquisition.whenComplete((holds, failure) -> {
 			if (failure != null) {
 				Throwable cause = unwrap(failure);
@@ -111,19 +126,15 @@ final class CompletionStageLocking {
 				if (releaseFailure != null) {
 					ex.addSuppressed(unwrap(releaseFailure));
 				}
-				result.completeExceptionally(ex);
+				completeOnExecutor(result, () -> result.completeExceptionally(ex));
 			});
 			return;
 		}
 		if (stage == null) {
 			stage = CompletableFuture.completedFuture(null);
 		}
-		CompletableFuture<?> work = stage.toCompletableFuture();
-		result.whenComplete((value, failure) -> {
-			if (result.isCancelled()) {
-				work.cancel(true);
-			}
-		});
+		// Nothing of the caller's future is forwarded to the work: the lock is released
+		// when the method's own stage completes, whatever the caller did meanwhile.
 		stage.whenComplete(
 				(value, failure) -> CallLocks.releaseAsync(holds, (failure != null) ? null : operation.holdAtLeast())
 					.whenComplete((released, releaseFailure) -> {
@@ -132,16 +143,39 @@ final class CompletionStageLocking {
 							if (releaseFailure != null) {
 								cause.addSuppressed(unwrap(releaseFailure));
 							}
-							result.completeExceptionally(cause);
+							completeOnExecutor(result, () -> result.completeExceptionally(cause));
 						}
 						else if (releaseFailure != null) {
-							result.completeExceptionally(this.releaseFailures.afterCompletion(operation, target,
-									unwrap(releaseFailure), value, false));
+							// reported (a WARN and an application event) even if the
+							// caller gave up, and never on the client's thread
+							completeOnExecutor(null, () -> result.completeExceptionally(this.releaseFailures
+								.afterCompletion(operation, target, unwrap(releaseFailure), value, false)));
 						}
 						else {
-							result.complete(value);
+							completeOnExecutor(result, () -> result.complete(value));
 						}
 					}));
+	}
+
+	/**
+	 * Complete the caller's future on the executor, so that its continuations never run
+	 * on the client's thread that finished the release; on the calling thread if the
+	 * executor refuses the task. Nothing to do if {@code result} is given and done.
+	 */
+	private void completeOnExecutor(@Nullable CompletableFuture<@Nullable Object> result, Runnable completion) {
+		if (result != null && result.isDone()) {
+			return;
+		}
+		try {
+			onExecutor(completion);
+		}
+		catch (RejectedExecutionException ex) {
+			completion.run();
+		}
+	}
+
+	private void onExecutor(Runnable task) {
+		this.executor.get().execute(task);
 	}
 
 	private void notAcquired(LockOperation operation, MethodInvocation invocation, Object target, List<String> keys,

@@ -18,6 +18,8 @@ package dev.distlock.aop;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockKeyRules;
@@ -110,6 +112,51 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)),
 				() -> beanFactory.getBeanProvider(LockFailureHandler.class).getIfUnique());
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * Set the executor that the bodies of locked methods returning a
+	 * {@link java.util.concurrent.CompletionStage} or a reactive type are called on once
+	 * their lock is granted, never on a thread of the lock client. By default each runs
+	 * on a new daemon thread of its own.
+	 * @param asyncExecutor supplies the executor; asked once, at the first call that
+	 * needs it
+	 * @since 0.1.0
+	 */
+	public void setAsyncExecutor(Supplier<? extends Executor> asyncExecutor) {
+		Assert.notNull(asyncExecutor, "'asyncExecutor' must not be null");
+		this.advice.setAsyncExecutor(() -> {
+			Executor executor = asyncExecutor.get();
+			Assert.state(executor != null, "The executor of asynchronous @DistributedLock methods must not be null");
+			return executor;
+		});
+	}
+
+	/**
+	 * Run the bodies of asynchronous locked methods on a new virtual thread each (Java 21
+	 * or later) rather than the default new platform thread, unless an executor is
+	 * {@link #setAsyncExecutor set}.
+	 * @throws UnsupportedOperationException before Java 21
+	 * @since 0.1.0
+	 */
+	public void useVirtualThreads() {
+		Executor virtualThreads = AsyncBodies.newExecutor(true);
+		this.advice.setAsyncExecutor(() -> virtualThreads);
+	}
+
+	/**
+	 * Set how long a cancelled subscription of a locked method returning a reactive type
+	 * keeps its lock before releasing it. The cancel is passed on to the method's
+	 * publisher, but whether the work behind it stopped cannot be seen; zero releases at
+	 * the cancel. Defaults to 30 seconds.
+	 * @param holdAfterCancel the time
+	 * @since 0.1.0
+	 */
+	public void setHoldAfterCancel(Duration holdAfterCancel) {
+		Assert.notNull(holdAfterCancel, "'holdAfterCancel' must not be null");
+		Assert.isTrue(!holdAfterCancel.isNegative(),
+				() -> "'holdAfterCancel' must not be negative, but was " + holdAfterCancel);
+		this.advice.setHoldAfterCancel(holdAfterCancel);
 	}
 
 	/**

@@ -18,6 +18,7 @@ package dev.distlock.aop;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
@@ -41,6 +42,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs a {@code @DistributedLock} method under its lock: evaluates the key, acquires,
@@ -70,13 +72,34 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private volatile @Nullable ApplicationEventPublisher eventPublisher;
 
+	private volatile Supplier<Executor> asyncExecutor = AsyncBodies::fallbackExecutor;
+
+	private volatile Duration holdAfterCancel = AsyncBodies.DEFAULT_HOLD_AFTER_CANCEL;
+
 	DistributedLockInterceptor(LockOperationSource operations, LockKeyEvaluator evaluator,
 			Supplier<LockClient> lockClient, Supplier<@Nullable LockFailureHandler> failureHandler) {
 		this.operations = operations;
 		this.evaluator = evaluator;
 		this.lockClient = lockClient;
 		this.failurePolicy = new LockFailurePolicy(failureHandler);
-		this.completionStages = new CompletionStageLocking(this::afterCompletion, this.failurePolicy);
+		this.completionStages = new CompletionStageLocking(this::afterCompletion, this.failurePolicy,
+				() -> this.asyncExecutor.get());
+	}
+
+	/**
+	 * Set the executor that asynchronous locked methods are called on.
+	 * @param asyncExecutor supplies the executor, at the first call that needs it
+	 */
+	void setAsyncExecutor(Supplier<Executor> asyncExecutor) {
+		this.asyncExecutor = SingletonSupplier.of(asyncExecutor);
+	}
+
+	/**
+	 * Set how long a cancelled subscription of a reactive locked method keeps its lock.
+	 * @param holdAfterCancel the time, zero to release at the cancel
+	 */
+	void setHoldAfterCancel(Duration holdAfterCancel) {
+		this.holdAfterCancel = holdAfterCancel;
 	}
 
 	/**
@@ -223,7 +246,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	private ReactiveLocking reactive() {
 		ReactiveLocking reactive = this.reactiveLocking;
 		if (reactive == null) {
-			reactive = new ReactiveLocking(this::afterCompletion, this.failurePolicy);
+			reactive = new ReactiveLocking(this::afterCompletion, this.failurePolicy, this.asyncExecutor.get(),
+					this.holdAfterCancel);
 			this.reactiveLocking = reactive;
 		}
 		return reactive;

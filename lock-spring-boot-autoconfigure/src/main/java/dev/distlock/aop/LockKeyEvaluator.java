@@ -177,14 +177,16 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			if (problem != null) {
 				throw invalid(operation, operand.toStringAST(), problem, null);
 			}
-			if (part instanceof String text) {
-				key.append(text);
+			Object text = (part instanceof String) ? part : converter.canConvert(value.getTypeDescriptor(), string)
+					? converter.convertValue(part, value.getTypeDescriptor(), string) : part;
+			String operandKey = String.valueOf(text);
+			if (!(operand instanceof StringLiteral) && !StringUtils.hasText(operandKey)) {
+				throw invalid(operation, operand.toStringAST(),
+						"is " + (operandKey.isEmpty() ? "empty" : "blank (" + quote(operandKey) + ")")
+								+ ", so every such call would share one lock",
+						null);
 			}
-			else {
-				Object text = converter.canConvert(value.getTypeDescriptor(), string)
-						? converter.convertValue(part, value.getTypeDescriptor(), string) : part;
-				key.append(text);
-			}
+			key.append(operandKey);
 		}
 		return key.toString();
 	}

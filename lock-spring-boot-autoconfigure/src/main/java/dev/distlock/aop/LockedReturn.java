@@ -44,7 +44,8 @@ enum LockedReturn {
 
 	/**
 	 * The method returns a {@link CompletionStage}: lock without blocking the caller,
-	 * call once the lock is granted, release when the stage completes.
+	 * call once the lock is granted, release when the method's own stage completes
+	 * (whatever the caller does with its future).
 	 */
 	COMPLETION_STAGE,
 
@@ -57,7 +58,8 @@ enum LockedReturn {
 
 	/**
 	 * The method returns a reactive type: lock on each subscription without blocking,
-	 * release on complete, error or cancel.
+	 * release on complete or error, and a while after a cancel (the end of work that
+	 * ignores a cancel cannot be seen).
 	 */
 	REACTIVE;
 

@@ -16,7 +16,9 @@
 
 package dev.distlock.aop;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
@@ -27,6 +29,8 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.ReactiveAdapter;
@@ -36,10 +40,20 @@ import org.springframework.core.ReactiveAdapterRegistry;
  * Locks a {@code @DistributedLock} method that returns a reactive type (anything Spring's
  * {@link ReactiveAdapterRegistry} adapts, such as {@code Mono} and {@code Flux}) for as
  * long as each subscription runs. Nothing happens until subscription; each subscription
- * is its own call: it acquires the lock without blocking, calls the method, subscribes to
- * what it returns, and releases the lock on complete, error or cancel, again without
- * blocking. A busy lock is an error signal ({@link LockAcquisitionException}) or the
- * fallback's result.
+ * is its own call: it acquires the lock without blocking, calls the method and subscribes
+ * to what it returns on the application's executor ({@code distlock.async.executor}), and
+ * releases the lock on complete or error, again without blocking. A busy lock is an error
+ * signal ({@link LockAcquisitionException}) or the fallback's result, also produced on
+ * the executor; the signals that follow a release are delivered there too, so no operator
+ * of the caller runs on a thread of the lock client.
+ * <p>
+ * <b>Cancel.</b> A cancel before the grant stops the acquisition. After the grant it is
+ * passed on to the method's publisher, so work that honours cancel stops; but a cancelled
+ * publisher sends no further signal, so the end of work that ignores the cancel (a
+ * blocking call on another thread) cannot be seen. The lock is therefore kept for
+ * {@code holdAfterCancel} after the cancel ({@code distlock.reactive.hold-after-cancel})
+ * and released then; zero releases at the cancel, for publishers whose work is known to
+ * stop with it.
  * <p>
  * Only loaded when Reactor is on the classpath.
  *
@@ -51,9 +65,19 @@ final class ReactiveLocking {
 
 	private final LockFailurePolicy failurePolicy;
 
-	ReactiveLocking(ReleaseFailures releaseFailures, LockFailurePolicy failurePolicy) {
+	private final Executor executor;
+
+	private final Scheduler scheduler;
+
+	private final Duration holdAfterCancel;
+
+	ReactiveLocking(ReleaseFailures releaseFailures, LockFailurePolicy failurePolicy, Executor executor,
+			Duration holdAfterCancel) {
 		this.releaseFailures = releaseFailures;
 		this.failurePolicy = failurePolicy;
+		this.executor = executor;
+		this.scheduler = Schedulers.fromExecutor(executor);
+		this.holdAfterCancel = holdAfterCancel;
 	}
 
 	Object lock(LockClient client, List<String> keys, LockOperation operation, MethodInvocation invocation,
@@ -66,14 +90,18 @@ final class ReactiveLocking {
 		// A cancellation (a disposed subscription, a disconnected client) cancels the
 		// acquisition itself; holds that arrive after it are discarded, and released.
 		Mono<List<LockHold>> acquire = Mono
-			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation), false))
+			// delivered on the executor: the method, the fallback or the handler never
+			// run
+			// on a thread of the lock client
+			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation, this.executor),
+					false))
 			.doOnDiscard(List.class, (holds) -> releaseDiscarded(holds))
 			.onErrorMap(DistributedLockException.class, NotAcquired::new);
 		if (adapter.isMultiValue()) {
 			Flux<Object> locked = Flux
 				.usingWhen(acquire, (holds) -> Flux.from(call(invocation, adapter)),
 						(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
-						ReactiveLocking::releaseQuietly)
+						this::releaseAfterCancel)
 				.onErrorResume(NotAcquired.class, (failure) -> Flux
 					.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
 			return adapter.fromPublisher(locked);
@@ -81,7 +109,7 @@ final class ReactiveLocking {
 		Mono<Object> locked = Mono
 			.usingWhen(acquire, (holds) -> Mono.from(call(invocation, adapter)),
 					(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
-					ReactiveLocking::releaseQuietly)
+					this::releaseAfterCancel)
 			.onErrorResume(NotAcquired.class, (failure) -> Mono
 				.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
 		return adapter.fromPublisher(locked);
@@ -121,7 +149,10 @@ final class ReactiveLocking {
 	}
 
 	private Publisher<?> releaseAfterCompletion(List<LockHold> holds, LockOperation operation, Object target) {
+		// the release failure is reported (a WARN and an application event) on the
+		// executor too
 		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, operation.holdAtLeast()))
+			.publishOn(this.scheduler)
 			.onErrorMap((failure) -> this.releaseFailures.afterCompletion(operation, target,
 					CompletionStageLocking.unwrap(failure), null, false));
 	}
@@ -130,12 +161,18 @@ final class ReactiveLocking {
 		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, null)).onErrorResume((failure) -> {
 			error.addSuppressed(CompletionStageLocking.unwrap(failure));
 			return Mono.empty();
-		});
+		}).publishOn(this.scheduler);
 	}
 
-	private static Publisher<?> releaseQuietly(List<LockHold> holds) {
-		return Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, null))
+	/**
+	 * Release the holds of a cancelled subscription once {@code holdAfterCancel} has
+	 * passed: the cancel was passed on to the method's publisher, but whether its work
+	 * stopped cannot be seen.
+	 */
+	private Publisher<?> releaseAfterCancel(List<LockHold> holds) {
+		Mono<Void> release = Mono.fromCompletionStage(() -> CallLocks.releaseAsync(holds, null))
 			.onErrorResume((failure) -> Mono.empty());
+		return this.holdAfterCancel.isZero() ? release : Mono.delay(this.holdAfterCancel).then(release);
 	}
 
 	@SuppressWarnings("unchecked")

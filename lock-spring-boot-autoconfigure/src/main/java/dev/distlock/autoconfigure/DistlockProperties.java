@@ -105,6 +105,10 @@ public class DistlockProperties {
 
 	private final Aspect aspect = new Aspect();
 
+	private final Async async = new Async();
+
+	private final Reactive reactive = new Reactive();
+
 	private final Endpoint endpoint = new Endpoint();
 
 	private final Replication replication = new Replication();
@@ -211,6 +215,22 @@ public class DistlockProperties {
 	 */
 	public Aspect getAspect() {
 		return this.aspect;
+	}
+
+	/**
+	 * Return the properties of asynchronous locked methods.
+	 * @return the properties of asynchronous locked methods
+	 */
+	public Async getAsync() {
+		return this.async;
+	}
+
+	/**
+	 * Return the properties of locked methods returning a reactive type.
+	 * @return the properties of reactive locked methods
+	 */
+	public Reactive getReactive() {
+		return this.reactive;
 	}
 
 	/**
@@ -406,6 +426,68 @@ public class DistlockProperties {
 		 */
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+	}
+
+	/**
+	 * Properties of locked methods returning a CompletionStage or a reactive type.
+	 */
+	public static class Async {
+
+		/**
+		 * Name of the Executor bean that bodies of locked methods returning a
+		 * CompletionStage or a reactive type run on once their lock is granted. Empty for
+		 * Spring Boot's applicationTaskExecutor when there is one, else a new thread per
+		 * call (virtual when spring.threads.virtual.enabled is true on Java 21 or later).
+		 */
+		private @Nullable String executor;
+
+		/**
+		 * Return the name of the executor bean.
+		 * @return the name of the executor bean, or {@code null}
+		 */
+		public @Nullable String getExecutor() {
+			return this.executor;
+		}
+
+		/**
+		 * Set the name of the executor bean.
+		 * @param executor the name of the executor bean
+		 */
+		public void setExecutor(@Nullable String executor) {
+			this.executor = executor;
+		}
+
+	}
+
+	/**
+	 * Properties of locked methods returning a reactive type.
+	 */
+	public static class Reactive {
+
+		/**
+		 * How long a cancelled subscription of a locked method returning a Mono or a Flux
+		 * keeps its lock before releasing it. The cancel is passed on to the method's
+		 * publisher, but whether its work stopped cannot be seen; 0 releases at the
+		 * cancel, for publishers whose work is known to stop with it.
+		 */
+		private Duration holdAfterCancel = Duration.ofSeconds(30);
+
+		/**
+		 * Return how long a cancelled subscription keeps its lock.
+		 * @return how long a cancelled subscription keeps its lock
+		 */
+		public Duration getHoldAfterCancel() {
+			return this.holdAfterCancel;
+		}
+
+		/**
+		 * Set how long a cancelled subscription keeps its lock.
+		 * @param holdAfterCancel how long a cancelled subscription keeps its lock
+		 */
+		public void setHoldAfterCancel(Duration holdAfterCancel) {
+			this.holdAfterCancel = holdAfterCancel;
 		}
 
 	}

@@ -16,6 +16,8 @@
 
 package dev.distlock.autoconfigure;
 
+import java.util.Map;
+
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.DistributedLockAdvisor;
@@ -81,6 +83,11 @@ public final class LockAspectAutoConfiguration {
 			.named(() -> new DistributedLockAdvisor(beanFactory, distlock.getWaitTime(), distlock.getMaxKeyLength(),
 					distlock.getMaxKeys(), distlock.getReplication().getMinReplicas() > 0));
 		advisor.setOrder(distlock.getAspect().getOrder());
+		PropertyErrors.named(() -> {
+			advisor.setHoldAfterCancel(distlock.getReactive().getHoldAfterCancel());
+			return advisor;
+		}, Map.of("holdAfterCancel", "distlock.reactive.hold-after-cancel"));
+		AsyncExecutor.configure(advisor, distlock.getAsync().getExecutor(), beanFactory, environment);
 		return advisor;
 	}
 

@@ -163,7 +163,9 @@ final class Acquisition {
 		this.engine = engine;
 		this.variant = variant;
 		this.entries = entries;
-		this.trackings = entries.stream().map((entry) -> Tracking.start(engine.listener, name, entry.key)).toList();
+		this.trackings = entries.stream()
+			.map((entry) -> Tracking.start(engine.listener, engine.listenerEvents, name, entry.key))
+			.toList();
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
 		this.waits = waitNanos > 0;

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.distlock.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -62,7 +63,7 @@ final class CallHold implements LockHold {
 	@Override
 	public void confirmOwnership() {
 		requireNotReleased();
-		Stages.join(this.locks.releases.confirmOwnership(this.lease));
+		this.locks.join(this.locks.releases.confirmOwnership(this.lease));
 	}
 
 	@Override
@@ -78,9 +79,9 @@ final class CallHold implements LockHold {
 
 	private void end(@Nullable Duration holdAtLeast) {
 		if (!this.released.compareAndSet(false, true)) {
-			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
+			throw new IllegalStateException("Lock '" + LogSafe.escape(key()) + "' was already released by this hold");
 		}
-		Stages.join(this.locks.releases.release(this.lease, holdAtLeast));
+		this.locks.join(this.locks.releases.release(this.lease, holdAtLeast));
 	}
 
 	@Override
@@ -96,8 +97,8 @@ final class CallHold implements LockHold {
 
 	private CompletionStage<Void> endAsync(@Nullable Duration holdAtLeast) {
 		if (!this.released.compareAndSet(false, true)) {
-			return CompletableFuture
-				.failedFuture(new IllegalStateException("Lock '" + key() + "' was already released by this hold"));
+			return CompletableFuture.failedFuture(new IllegalStateException(
+					"Lock '" + LogSafe.escape(key()) + "' was already released by this hold"));
 		}
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		this.locks.releases.release(this.lease, holdAtLeast).whenCompleteAsync((done, failure) -> {
@@ -120,13 +121,13 @@ final class CallHold implements LockHold {
 
 	private void requireNotReleased() {
 		if (this.released.get()) {
-			throw new IllegalStateException("Lock '" + key() + "' was already released by this hold");
+			throw new IllegalStateException("Lock '" + LogSafe.escape(key()) + "' was already released by this hold");
 		}
 	}
 
 	@Override
 	public String toString() {
-		return "LockHold[" + key() + ", fencingToken=" + fencingToken() + "]";
+		return "LockHold[" + LogSafe.escape(key()) + ", fencingToken=" + fencingToken() + "]";
 	}
 
 }

@@ -29,8 +29,14 @@ import java.util.List;
  * already holds are not reported: they neither wait nor talk to the store. The watchdog
  * reports each renewal batch with {@link #renewalBatchFinished(RenewalBatch)}.
  * <p>
- * Listeners are called on the caller's thread or a thread of the client and must not
- * block; an exception a listener throws is logged and does not affect the lock.
+ * {@code acquisitionStarted} is called on the caller's thread. Every other call (the
+ * tracker's, and the renewal batches) is made on the client's listener thread
+ * ({@code distlock-<id>-listener}), one at a time in the order the client saw the events,
+ * never on a thread that completes grants, renews leases or reads the store's replies; a
+ * caller learns of an outcome only after the listener was told of it. A slow listener
+ * thus delays the callers whose outcome it hears, never a renewal; a listener must not
+ * wait for the lock client. An exception a listener throws is logged and does not affect
+ * the lock.
  *
  * @author distlock
  * @since 0.1.0

@@ -91,6 +91,9 @@ final class LockEngine {
 
 	private final ThreadPoolExecutor callbacks;
 
+	/** Where the listener's calls run: never on the timer, callback or I/O threads. */
+	final ListenerEvents listenerEvents;
+
 	private final AtomicLong grants = new AtomicLong();
 
 	/**
@@ -112,8 +115,10 @@ final class LockEngine {
 		this.callbacks = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS, 30, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(name + "-callback-"));
 		this.callbacks.allowCoreThreadTimeOut(true);
+		this.listenerEvents = new ListenerEvents(listener, name + "-listener");
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
-				settings.renewalBatchSize(), this.timer, listener, this::lost, settings.maxHold());
+				settings.renewalBatchSize(), this.timer, this.listenerEvents.renewals(listener), this::lost,
+				settings.maxHold());
 	}
 
 	// Tokens, entries and waiting counts
@@ -394,13 +399,19 @@ final class LockEngine {
 
 	/**
 	 * Return the executor that completes callers' futures, so that their continuations
-	 * never run on a backend's I/O thread.
+	 * never run on a backend's I/O thread, once the listener has heard of what they
+	 * learn.
 	 */
 	Executor callbacks() {
 		return this::callback;
 	}
 
 	private void callback(Runnable task) {
+		// after the listener has heard of the outcome the caller is about to learn
+		this.listenerEvents.after(() -> completeCaller(task));
+	}
+
+	private void completeCaller(Runnable task) {
 		try {
 			this.callbacks.execute(task);
 		}
@@ -408,6 +419,14 @@ final class LockEngine {
 			// Closed: complete on the calling thread
 			task.run();
 		}
+	}
+
+	/**
+	 * Wait until the listener has heard of what was reported so far, before a blocking
+	 * call returns.
+	 */
+	void awaitListener() {
+		this.listenerEvents.awaitReported();
 	}
 
 	/**
@@ -448,6 +467,7 @@ final class LockEngine {
 	void shutdownThreads() {
 		this.timer.shutdownNow();
 		this.callbacks.shutdown();
+		this.listenerEvents.shutdown();
 	}
 
 	private static ThreadFactory daemonThreads(String prefix) {

@@ -22,9 +22,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LogSafe;
 import dev.distlock.LockAcquisitionException;
 import org.jspecify.annotations.Nullable;
 
@@ -73,14 +75,18 @@ final class Locks {
 		Acquisition acquisition = acquisition(name, keys, waitNanos, waitTime, leaseTime);
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		try {
-			return grants.get();
+			List<Lease> leases = grants.get();
+			this.engine.awaitListener();
+			return leases;
 		}
 		catch (InterruptedException ex) {
 			acquisition.stop(ex);
 			grants.thenAccept(this::abandon);
+			this.engine.awaitListener();
 			throw ex;
 		}
 		catch (ExecutionException ex) {
+			this.engine.awaitListener();
 			Throwable cause = Stages.unwrap(ex);
 			if (!throwIfBusy && isBusy(cause)) {
 				return null;
@@ -113,7 +119,8 @@ final class Locks {
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		result.whenComplete((holds, failure) -> {
 			if (result.isCancelled()) {
-				acquisition.stop(new CancellationException("Acquisition of lock " + keys + " was cancelled"));
+				acquisition
+					.stop(new CancellationException("Acquisition of lock " + LogSafe.escape(keys) + " was cancelled"));
 				grants.thenAccept(this::abandon);
 			}
 		});
@@ -126,6 +133,20 @@ final class Locks {
 			}
 		}, this.engine.callbacks());
 		return result;
+	}
+
+	/**
+	 * Wait for a release or an ownership check of the blocking API, and until the
+	 * listener has heard of its outcome.
+	 * @throws RuntimeException what the stage failed with
+	 */
+	void join(CompletionStage<?> stage) {
+		try {
+			Stages.join(stage);
+		}
+		finally {
+			this.engine.awaitListener();
+		}
 	}
 
 	/**
@@ -178,7 +199,8 @@ final class Locks {
 	}
 
 	static String requireName(String name) {
-		Assert.isTrue(StringUtils.hasText(name), () -> "Lock name must not be null or blank, but was '" + name + "'");
+		Assert.isTrue(StringUtils.hasText(name),
+				() -> "Lock name must not be null or blank, but was '" + LogSafe.escape(name) + "'");
 		return name;
 	}
 
@@ -192,8 +214,8 @@ final class Locks {
 
 	static long waitNanos(String key, Duration waitTime) {
 		Assert.notNull(waitTime, "'waitTime' must not be null");
-		Assert.isTrue(!waitTime.isNegative(),
-				() -> "'waitTime' must not be negative, but was " + waitTime + " for lock '" + key + "'");
+		Assert.isTrue(!waitTime.isNegative(), () -> "'waitTime' must not be negative, but was " + waitTime
+				+ " for lock '" + LogSafe.escape(key) + "'");
 		return (waitTime.compareTo(Duration.ofNanos(FOREVER)) >= 0) ? FOREVER : waitTime.toNanos();
 	}
 
@@ -207,8 +229,8 @@ final class Locks {
 	}
 
 	static void validateLease(String key, @Nullable Duration leaseTime) {
-		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0,
-				() -> "'leaseTime' must be at least 1 ms, but was " + leaseTime + " for lock '" + key + "'");
+		Assert.isTrue(leaseTime == null || leaseTime.toMillis() > 0, () -> "'leaseTime' must be at least 1 ms, but was "
+				+ leaseTime + " for lock '" + LogSafe.escape(key) + "'");
 	}
 
 }

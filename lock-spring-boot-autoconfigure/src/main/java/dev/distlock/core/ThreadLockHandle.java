@@ -19,6 +19,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -153,12 +154,12 @@ final class ThreadLockHandle implements LockHandle {
 
 	@Override
 	public void confirmOwnership() {
-		Stages.join(this.locks.locks().releases.confirmOwnership(this.locks.heldLease(this.key)));
+		this.locks.locks().join(this.locks.locks().releases.confirmOwnership(this.locks.heldLease(this.key)));
 	}
 
 	@Override
 	public String toString() {
-		return this.kind + "[" + this.key + "]";
+		return this.kind + "[" + LogSafe.escape(this.key) + "]";
 	}
 
 }

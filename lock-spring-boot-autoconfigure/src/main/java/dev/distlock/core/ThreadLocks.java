@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.distlock.LogSafe;
 import dev.distlock.LockLostException;
 import org.jspecify.annotations.Nullable;
 
@@ -110,7 +111,8 @@ final class ThreadLocks {
 			return;
 		}
 		if (current == null) {
-			throw new IllegalMonitorStateException("Lock '" + key + "' is not held by the current thread");
+			throw new IllegalMonitorStateException(
+					"Lock '" + LogSafe.escape(key) + "' is not held by the current thread");
 		}
 		if (--current.count > 0) {
 			return;
@@ -122,7 +124,7 @@ final class ThreadLocks {
 				this.holds.remove();
 			}
 		}
-		Stages.join(this.locks.releases.release(current.lease, holdAtLeast));
+		this.locks.join(this.locks.releases.release(current.lease, holdAtLeast));
 	}
 
 	boolean isHeldByCurrentThread(String key) {
@@ -150,7 +152,8 @@ final class ThreadLocks {
 			return write.heldLease(key);
 		}
 		if (current == null) {
-			throw new IllegalMonitorStateException("Lock '" + key + "' is not held by the current thread");
+			throw new IllegalMonitorStateException(
+					"Lock '" + LogSafe.escape(key) + "' is not held by the current thread");
 		}
 		return current.lease;
 	}
@@ -163,7 +166,7 @@ final class ThreadLocks {
 	void refuseUpgrade(String key) {
 		ThreadLocks read = this.readLocks;
 		if (read != null && read.hold(key) != null) {
-			throw new IllegalStateException("Lock '" + key
+			throw new IllegalStateException("Lock '" + LogSafe.escape(key)
 					+ "' is read-locked by the current thread; a read lock cannot be upgraded to the write lock"
 					+ " (it would wait for itself): release the read lock first, or take the write lock from the start");
 		}

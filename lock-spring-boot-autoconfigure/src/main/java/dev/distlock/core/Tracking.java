@@ -16,6 +16,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LogSafe;
@@ -25,8 +26,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The client's side of one {@link LockTracker}: when the acquisition started, and that
- * each event is reported once. A listener that throws is logged and ignored, so observing
- * a lock never changes its outcome.
+ * each event is reported once, on the client's listener thread ({@link ListenerEvents}),
+ * never on the thread that saw the event. A listener that throws is logged and ignored,
+ * so observing a lock never changes its outcome.
  *
  * @author distlock
  * @since 0.1.0
@@ -35,7 +37,7 @@ final class Tracking {
 
 	private static final Log logger = LogFactory.getLog(Tracking.class);
 
-	static final Tracking NONE = new Tracking(LockClient.UNNAMED, null, LockTracker.NONE, 0);
+	static final Tracking NONE = new Tracking(LockClient.UNNAMED, null, LockTracker.NONE, Runnable::run, 0);
 
 	final String name;
 
@@ -43,6 +45,8 @@ final class Tracking {
 	final @Nullable String caller;
 
 	private final LockTracker tracker;
+
+	private final Executor events;
 
 	private final long startedAtNanos;
 
@@ -52,18 +56,19 @@ final class Tracking {
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	private Tracking(String name, @Nullable String caller, LockTracker tracker, long startedAtNanos) {
+	private Tracking(String name, @Nullable String caller, LockTracker tracker, Executor events, long startedAtNanos) {
 		this.name = name;
 		this.caller = caller;
 		this.tracker = tracker;
+		this.events = events;
 		this.startedAtNanos = startedAtNanos;
 	}
 
-	static Tracking start(LockClientListener listener, String name, String key) {
+	static Tracking start(LockClientListener listener, Executor events, String name, String key) {
 		long startedAt = System.nanoTime();
 		String caller = LockCaller.current();
 		if (listener == LockClientListener.NONE) {
-			return new Tracking(name, caller, LockTracker.NONE, startedAt);
+			return new Tracking(name, caller, LockTracker.NONE, events, startedAt);
 		}
 		LockTracker tracker;
 		try {
@@ -73,7 +78,7 @@ final class Tracking {
 			logger.warn("LockClientListener failed when lock '" + LogSafe.escape(key) + "' was asked for", ex);
 			tracker = LockTracker.NONE;
 		}
-		return new Tracking(name, caller, tracker, startedAt);
+		return new Tracking(name, caller, tracker, events, startedAt);
 	}
 
 	void acquired(long fencingToken) {
@@ -106,12 +111,14 @@ final class Tracking {
 		if (this.tracker == LockTracker.NONE) {
 			return;
 		}
-		try {
-			event.run();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("LockTracker of a lock named '" + LogSafe.escape(this.name) + "' failed", ex);
-		}
+		this.events.execute(() -> {
+			try {
+				event.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("LockTracker of a lock named '" + LogSafe.escape(this.name) + "' failed", ex);
+			}
+		});
 	}
 
 }

@@ -107,7 +107,7 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
-	void cancellingTheReturnedFutureCancelsTheWorkAndReleasesTheLock() {
+	void cancellingTheReturnedFutureAfterTheGrantKeepsTheLockUntilTheMethodsOwnFutureCompletes() {
 		contextRunner().withUserConfiguration(AsyncOrdersConfiguration.class).run((context) -> {
 			AsyncOrders orders = context.getBean(AsyncOrders.class);
 			Probe probe = context.getBean(Probe.class);
@@ -117,8 +117,12 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 			// it
 			await().atMost(Duration.ofSeconds(5)).until(() -> probe.neverWork.get() != null);
 			assertThat(never.cancel(true)).isTrue();
+			Thread.sleep(300);
+			assertThat(lockedKeys()).as("the work still runs: the lock stays").contains("order:d");
+			assertThat(probe.neverWork.get()).as("nothing is forwarded to the method's own future").isNotDone();
+			probe.neverWork.get().complete("done");
 			awaitNoLocks();
-			assertThat(probe.neverWork.get().isCancelled()).isTrue();
+			assertThat(never).isCancelled();
 		});
 	}
 
@@ -188,17 +192,46 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
-	void cancellingAFluxSubscriptionReleasesTheLock() {
+	void withNoHoldAfterCancelCancellingAFluxSubscriptionReleasesTheLockAtOnce() {
+		contextRunner().withUserConfiguration(AsyncOrdersConfiguration.class)
+			.withPropertyValues("distlock.reactive.hold-after-cancel=0s")
+			.run((context) -> {
+				AsyncOrders orders = context.getBean(AsyncOrders.class);
+				List<Long> firstTicks = orders.endless("h").take(3).collectList().block(Duration.ofSeconds(10));
+				assertThat(firstTicks).hasSize(3);
+				awaitNoLocks();
+				var subscription = orders.endless("h").subscribe();
+				awaitLocked("order:h");
+				subscription.dispose();
+				awaitNoLocks();
+			});
+	}
+
+	@Test
+	void aCancelledFluxSubscriptionKeepsItsLockForTheHoldAfterCancelThenReleasesIt() {
+		contextRunner().withUserConfiguration(AsyncOrdersConfiguration.class)
+			.withPropertyValues("distlock.reactive.hold-after-cancel=1s")
+			.run((context) -> {
+				AsyncOrders orders = context.getBean(AsyncOrders.class);
+				var subscription = orders.endless("i").subscribe();
+				awaitLocked("order:i");
+				subscription.dispose();
+				Thread.sleep(300);
+				assertThat(lockedKeys()).as("kept after the cancel").contains("order:i");
+				awaitNoLocks();
+			});
+	}
+
+	@Test
+	void byDefaultACancelledMonoKeepsItsLockBeyondTheCancel() {
 		contextRunner().withUserConfiguration(AsyncOrdersConfiguration.class).run((context) -> {
 			AsyncOrders orders = context.getBean(AsyncOrders.class);
-			Probe probe = context.getBean(Probe.class);
-			List<Long> firstTicks = orders.endless("h").take(3).collectList().block(Duration.ofSeconds(10));
-			assertThat(firstTicks).hasSize(3);
-			awaitNoLocks();
-			var subscription = orders.endless("h").subscribe();
-			awaitLocked("order:h");
+			var subscription = orders.silentMono("l").subscribe();
+			awaitLocked("order:l");
 			subscription.dispose();
-			awaitNoLocks();
+			Thread.sleep(500);
+			assertThat(lockedKeys()).as("kept for distlock.reactive.hold-after-cancel, 30 s by default")
+				.contains("order:l");
 		});
 	}
 
@@ -397,6 +430,11 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
 		public Flux<Long> endless(String id) {
 			return Flux.interval(Duration.ofMillis(10));
+		}
+
+		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
+		public Mono<String> silentMono(String id) {
+			return Mono.never();
 		}
 
 		private String work(String id) {

@@ -40,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  * annotation: a cancelled {@code CompletableFuture}, a disposed {@code Mono} (a WebFlux
  * client that disconnects), a cancelled {@code Flux}, at random instants from right after
  * the call to after the grant. Nothing: no key is left held in Redis, the client holds
- * nothing and renews nothing.
+ * nothing and renews nothing (a reactive subscription cancelled after the grant keeps its
+ * lock for {@code distlock.reactive.hold-after-cancel}, here 1 s, and then releases it).
  *
  * @author distlock
  */
@@ -63,28 +64,32 @@ class CancelDuringAcquisitionAdviceTests extends RedisAdviceTestSupport {
 
 	@Test
 	void disposingMonosAtAnyInstantLeavesNoKeyHeld() {
-		contextRunner().withUserConfiguration(OrdersConfiguration.class).run((context) -> {
-			Orders orders = context.getBean(Orders.class);
-			for (int i = 0; i < CALLS; i++) {
-				Disposable subscription = orders.mono("m" + i).subscribe();
-				pauseUpToTwoMillis();
-				subscription.dispose();
-			}
-			assertNothingLeftHeld(context.getBean(DefaultLockClient.class));
-		});
+		contextRunner().withUserConfiguration(OrdersConfiguration.class)
+			.withPropertyValues("distlock.reactive.hold-after-cancel=1s")
+			.run((context) -> {
+				Orders orders = context.getBean(Orders.class);
+				for (int i = 0; i < CALLS; i++) {
+					Disposable subscription = orders.mono("m" + i).subscribe();
+					pauseUpToTwoMillis();
+					subscription.dispose();
+				}
+				assertNothingLeftHeld(context.getBean(DefaultLockClient.class));
+			});
 	}
 
 	@Test
 	void cancellingFluxesAtAnyInstantLeavesNoKeyHeld() {
-		contextRunner().withUserConfiguration(OrdersConfiguration.class).run((context) -> {
-			Orders orders = context.getBean(Orders.class);
-			for (int i = 0; i < CALLS; i++) {
-				Disposable subscription = orders.flux("x" + i).subscribe();
-				pauseUpToTwoMillis();
-				subscription.dispose();
-			}
-			assertNothingLeftHeld(context.getBean(DefaultLockClient.class));
-		});
+		contextRunner().withUserConfiguration(OrdersConfiguration.class)
+			.withPropertyValues("distlock.reactive.hold-after-cancel=1s")
+			.run((context) -> {
+				Orders orders = context.getBean(Orders.class);
+				for (int i = 0; i < CALLS; i++) {
+					Disposable subscription = orders.flux("x" + i).subscribe();
+					pauseUpToTwoMillis();
+					subscription.dispose();
+				}
+				assertNothingLeftHeld(context.getBean(DefaultLockClient.class));
+			});
 	}
 
 	@Test

@@ -51,6 +51,17 @@ class KeySafetyAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
+	void refusesAnEmptyArgumentConcatenatedIntoTheKeyLikeANullOne() {
+		refuses((orders) -> orders.byUser(""), "byUser", "#userId", "is empty");
+	}
+
+	@Test
+	void refusesABlankArgumentAnywhereInTheTopLevelConcatenation() {
+		refuses((orders) -> orders.byTenant(" ", "7"), "byTenant", "#tenant", "is blank (' ')");
+		refuses((orders) -> orders.byTenant("eu", ""), "byTenant", "#id", "is empty");
+	}
+
+	@Test
 	void refusesANullArgumentAnywhereInTheTopLevelConcatenation() {
 		refuses((orders) -> orders.byTenant(null, "7"), "byTenant", "#tenant", "is null");
 		refuses((orders) -> orders.byTenant("eu", null), "byTenant", "#id", "is null");

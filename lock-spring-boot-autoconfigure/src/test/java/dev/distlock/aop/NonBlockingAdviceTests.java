@@ -18,7 +18,10 @@ package dev.distlock.aop;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.LockHold;
@@ -39,17 +42,54 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Locked reactive and future methods never block a non-blocking thread, proved with
  * BlockHound on Reactor's parallel scheduler, also while they wait for a lock held by
- * another instance. Runs in a JVM of its own (tag {@code blockhound}), since BlockHound
- * instruments the JDK for the whole JVM.
+ * another instance; and the lock client's own threads (its timer and the threads that
+ * complete callers' futures) are guarded the same way, so a method body that blocks would
+ * fail if it ran on one of them. Runs in a JVM of its own (tag {@code blockhound}), since
+ * BlockHound instruments the JDK for the whole JVM.
  *
  * @author distlock
  */
 @Tag("blockhound")
 class NonBlockingAdviceTests extends RedisAdviceTestSupport {
 
+	/**
+	 * The threads of a lock client: its timer and its callback threads.
+	 */
+	private static final Pattern CLIENT_THREADS = Pattern.compile("distlock-\\p{XDigit}{8}-(timer|callback)-\\d+");
+
 	@BeforeAll
 	static void installBlockHound() {
-		BlockHound.install();
+		BlockHound.install((builder) -> builder
+			.nonBlockingThreadPredicate(
+					(nonBlocking) -> nonBlocking.or((thread) -> CLIENT_THREADS.matcher(thread.getName()).matches()))
+			// the pools' own idle wait for their next task
+			.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "getTask"));
+	}
+
+	@Test
+	void blockHoundCatchesBlockingOnAThreadOfTheLockClient() throws InterruptedException {
+		LockHold hold = otherInstance().acquire("order:guard", Duration.ZERO, null);
+		CompletableFuture<Void> blocking = hold.releaseAsync().toCompletableFuture().thenRun(() -> {
+			try {
+				Thread.sleep(1);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> blocking.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(BlockingOperationError.class);
+	}
+
+	@Test
+	void blockingBodiesOfLockedFutureAndMonoMethodsNeverRunOnAThreadOfTheLockClient() {
+		contextRunner().withUserConfiguration(ReactiveOrdersConfiguration.class).run((context) -> {
+			ReactiveOrders orders = context.getBean(ReactiveOrders.class);
+			for (int i = 0; i < 10; i++) {
+				assertThat(orders.blockingFuture("bf" + i).get(10, TimeUnit.SECONDS)).isEqualTo("bf" + i);
+				assertThat(orders.blockingMono("bm" + i).block(Duration.ofSeconds(10))).isEqualTo("bm" + i);
+			}
+		});
 	}
 
 	@Test
@@ -111,6 +151,20 @@ class NonBlockingAdviceTests extends RedisAdviceTestSupport {
 		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
 		public Mono<String> mono(String id) {
 			return Mono.delay(Duration.ofMillis(20)).map((tick) -> id);
+		}
+
+		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
+		public CompletableFuture<String> blockingFuture(String id) throws InterruptedException {
+			Thread.sleep(2);
+			return CompletableFuture.completedFuture(id);
+		}
+
+		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
+		public Mono<String> blockingMono(String id) {
+			return Mono.fromCallable(() -> {
+				Thread.sleep(2);
+				return id;
+			});
 		}
 
 		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
