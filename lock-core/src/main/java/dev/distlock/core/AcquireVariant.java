@@ -17,13 +17,13 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Capability;
 import dev.distlock.core.LockStore.FairGrant;
 import dev.distlock.core.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
@@ -61,9 +61,26 @@ interface AcquireVariant {
 
 	/**
 	 * Return whether several keys may be asked for in one atomic store request.
-	 * @return whether {@link LockStore#tryAcquireAll} may be used
+	 * @return whether {@link #requestAll} may be used
 	 */
 	boolean atomicAll();
+
+	/**
+	 * Return the store operations on this variant's grants once held.
+	 * @return the ownership
+	 */
+	Ownership ownership();
+
+	/**
+	 * Ask for every key in one atomic store request; only when {@link #atomicAll()}.
+	 * @param keys the lock keys, in order
+	 * @param token the owner token of the grants asked for
+	 * @param lease the lease
+	 * @return the store's answer, {@code null} if it cannot take these keys in one step
+	 */
+	default CompletionStage<@Nullable List<Attempt>> requestAll(List<String> keys, String token, Duration lease) {
+		return CompletableFuture.completedFuture(null);
+	}
 
 	/**
 	 * Send one attempt.
@@ -104,12 +121,14 @@ interface AcquireVariant {
 	/**
 	 * The default (write) lock: callers of one client queue for a local turn, the caller
 	 * holding it registers the client as waiting so that a release wakes one waiting
-	 * client, and several keys may be taken in one step.
+	 * client (with a {@link WakeOneExtension}), and several keys may be taken in one step
+	 * (with a {@link SeveralKeysExtension}).
 	 *
-	 * @param store the store
+	 * @param extensions the store and its extensions
+	 * @param ownership the operations on write locks
 	 * @param clientId the id the client registers as waiting under
 	 */
-	record Write(LockStore store, String clientId) implements AcquireVariant {
+	record Write(StoreExtensions extensions, Ownership ownership, String clientId) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -118,29 +137,35 @@ interface AcquireVariant {
 
 		@Override
 		public boolean atomicAll() {
-			return this.store.supports(Capability.ACQUIRE_ALL);
+			return this.extensions.severalKeys() != null;
+		}
+
+		@Override
+		public CompletionStage<@Nullable List<Attempt>> requestAll(List<String> keys, String token, Duration lease) {
+			SeveralKeysExtension severalKeys = this.extensions.severalKeys();
+			return (severalKeys != null) ? severalKeys.tryAcquireAll(keys, token, lease)
+					: CompletableFuture.completedFuture(null);
 		}
 
 		@Override
 		public CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting) {
-			return (waiting && wakesOne()) ? this.store.tryAcquire(key, token, lease, this.clientId, WAITER_TTL)
-					: this.store.tryAcquire(key, token, lease);
+			WakeOneExtension wakeOne = this.extensions.wakeOne();
+			return (waiting && wakeOne != null) ? wakeOne.tryAcquire(key, token, lease, this.clientId, WAITER_TTL)
+					: this.extensions.store().tryAcquire(key, token, lease);
 		}
 
 		@Override
 		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
 			Runnable released = () -> wake.accept(null);
-			return wakesOne() ? this.store.onRelease(key, this.clientId, released)
-					: this.store.onRelease(key, released);
+			WakeOneExtension wakeOne = this.extensions.wakeOne();
+			return (wakeOne != null) ? wakeOne.onRelease(key, this.clientId, released)
+					: this.extensions.store().onRelease(key, released);
 		}
 
 		@Override
 		public CompletionStage<Void> leave(String key, String token) {
-			return wakesOne() ? this.store.leave(key, this.clientId) : CompletableFuture.completedFuture(null);
-		}
-
-		private boolean wakesOne() {
-			return this.store.supports(Capability.WAKE_ONE);
+			WakeOneExtension wakeOne = this.extensions.wakeOne();
+			return (wakeOne != null) ? wakeOne.leave(key, this.clientId) : CompletableFuture.completedFuture(null);
 		}
 
 	}
@@ -148,15 +173,16 @@ interface AcquireVariant {
 	/**
 	 * The fair lock: every caller has its own place in the store's queue (no local turn),
 	 * taken by its first attempt when it may wait; a release grants the lock to the next
-	 * live waiter and wakes it alone, with the grant where the store passes it
-	 * ({@link Capability#GRANT_IN_WAKE_UP}). A waiter re-checks at least every third of
-	 * the grant timeout, which keeps its place alive.
+	 * live waiter and wakes it alone, with the grant where the store's wake-ups carry it
+	 * ({@link FairQueueExtension#onFairWakeUp}). A waiter re-checks at least every third
+	 * of the grant timeout, which keeps its place alive.
 	 *
-	 * @param store the store
+	 * @param extensions the store and its extensions, with a fair queue
+	 * @param ownership the operations on write locks
 	 * @param grantTimeout how long a waiter stays alive in the queue and a grant to it
 	 * waits to be claimed
 	 */
-	record Fair(LockStore store, Duration grantTimeout) implements AcquireVariant {
+	record Fair(StoreExtensions extensions, Ownership ownership, Duration grantTimeout) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -170,22 +196,27 @@ interface AcquireVariant {
 
 		@Override
 		public CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting) {
-			return this.store.tryAcquireFair(key, token, lease, waiting ? this.grantTimeout : null);
+			return fairQueue().tryAcquireFair(key, token, lease, waiting ? this.grantTimeout : null);
 		}
 
 		@Override
 		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
-			return this.store.onFairGrant(key, token, wake);
+			return fairQueue().onFairWakeUp(key, token, wake);
 		}
 
 		@Override
 		public CompletionStage<Void> leave(String key, String token) {
-			return this.store.leave(key, token);
+			return fairQueue().leaveFairQueue(key, token);
 		}
 
 		@Override
 		public long maxRecheckNanos() {
 			return Math.min(MAX_RECHECK_NANOS, this.grantTimeout.toNanos() / 3);
+		}
+
+		private FairQueueExtension fairQueue() {
+			return this.extensions.required(this.extensions.fairQueue(), FairQueueExtension.class,
+					"take a lock fairly");
 		}
 
 	}
@@ -194,9 +225,10 @@ interface AcquireVariant {
 	 * The shared read lock: readers do not queue locally, each asks the store, and a
 	 * refused reader hears every release.
 	 *
-	 * @param store the store
+	 * @param extensions the store and its extensions, with read locks
+	 * @param ownership the operations on read locks
 	 */
-	record Read(LockStore store) implements AcquireVariant {
+	record Read(StoreExtensions extensions, Ownership ownership) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -210,12 +242,13 @@ interface AcquireVariant {
 
 		@Override
 		public CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting) {
-			return this.store.tryAcquireRead(key, token, lease);
+			return this.extensions.required(this.extensions.readLocks(), ReadLockExtension.class, "read-lock")
+				.tryAcquireRead(key, token, lease);
 		}
 
 		@Override
 		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
-			return this.store.onRelease(key, () -> wake.accept(null));
+			return this.extensions.store().onRelease(key, () -> wake.accept(null));
 		}
 
 		@Override

@@ -322,14 +322,14 @@ final class Acquisition {
 		}
 		long requestedAt = System.nanoTime();
 		this.inFlight = true;
-		Stages.send(() -> this.engine.store.expireAfter(entry.key, handedOver.token(), this.lease))
+		Stages.send(() -> entry.ownership.expireAfter(entry.key, handedOver.token(), this.lease))
 			.whenComplete((owned, failure) -> post(() -> {
 				this.inFlight = false;
 				if (failure == null && Boolean.TRUE.equals(owned)) {
 					adopted(entry, handedOver, requestedAt);
 					return;
 				}
-				this.engine.releaseInBackground(entry.key, handedOver.token());
+				this.engine.releaseInBackground(entry, handedOver.token());
 				if (this.stopped != null) {
 					finish(this.stopped);
 					return;
@@ -385,7 +385,7 @@ final class Acquisition {
 		this.inFlight = false;
 		if (failure != null) {
 			// The store may still run the request: release what it may have granted
-			requestedKeys().forEach((i) -> this.engine.releaseInBackground(this.entries.get(i).key, token(i)));
+			requestedKeys().forEach((i) -> this.engine.releaseInBackground(this.entries.get(i), token(i)));
 			finish(Stages.unwrap(failure));
 			return;
 		}
@@ -562,7 +562,7 @@ final class Acquisition {
 		cleanUp();
 		this.granted.forEach((lease) -> {
 			if (this.engine.forget(lease)) {
-				this.engine.releaseInBackground(lease.key(), lease.token);
+				this.engine.releaseInBackground(lease.entry, lease.token);
 			}
 		});
 		CompletableFuture<Void> turn = this.pendingTurn;
@@ -697,7 +697,7 @@ final class Acquisition {
 	// Not Stages.send: NullAway cannot match a lambda's nullable type argument there
 	private CompletionStage<@Nullable List<Attempt>> requestAll(String token) {
 		try {
-			return this.engine.store.tryAcquireAll(keys(), token, this.lease);
+			return this.variant.requestAll(keys(), token, this.lease);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);

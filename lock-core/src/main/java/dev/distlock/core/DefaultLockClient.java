@@ -27,7 +27,6 @@ import java.util.concurrent.TimeoutException;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
-import dev.distlock.core.LockStore.Capability;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -110,11 +109,13 @@ public final class DefaultLockClient implements LockClient {
 		Assert.notNull(listener, "'listener' must not be null");
 		this.engine = new LockEngine(store, settings, listener);
 		HoldRelease releases = new HoldRelease(this.engine);
-		this.locks = new Locks(this.engine, new AcquireVariant.Write(store, this.engine.clientId), releases,
+		this.locks = new Locks(this.engine,
+				new AcquireVariant.Write(this.engine.extensions, this.engine.writes, this.engine.clientId), releases,
 				"LockHandle");
 		this.threadLocks = new ThreadLocks(this.locks);
-		this.readLocks = new ReadLocks(
-				new Locks(this.engine, new AcquireVariant.Read(store), releases, "ReadLockHandle"), this);
+		this.readLocks = new ReadLocks(new Locks(this.engine,
+				new AcquireVariant.Read(this.engine.extensions, Ownership.shared(this.engine.extensions)), releases,
+				"ReadLockHandle"), this);
 		this.readLocks.threadLocks().reenter(this.threadLocks);
 		this.threadLocks.refuseUpgradesFrom(this.readLocks.threadLocks());
 		this.operatorView = new OperatorView(this.engine);
@@ -127,9 +128,8 @@ public final class DefaultLockClient implements LockClient {
 	 */
 	private DefaultLockClient(DefaultLockClient client, HoldRelease releases) {
 		this.engine = client.engine;
-		this.locks = new Locks(this.engine,
-				new AcquireVariant.Fair(this.engine.store, this.engine.settings.fairGrantTimeout()), releases,
-				"LockHandle");
+		this.locks = new Locks(this.engine, new AcquireVariant.Fair(this.engine.extensions, this.engine.writes,
+				this.engine.settings.fairGrantTimeout()), releases, "LockHandle");
 		this.threadLocks = new ThreadLocks(this.locks);
 		this.threadLocks.refuseUpgradesFrom(client.readLocks.threadLocks());
 		this.readLocks = client.readLocks;
@@ -366,10 +366,9 @@ public final class DefaultLockClient implements LockClient {
 		List<String> sorted = this.locks.sortedKeys(keys);
 		Locks.waitNanos(sorted.get(0), waitTime);
 		Locks.validateLease(sorted.get(0), leaseTime);
-		if (isFair() && !this.engine.store.supports(Capability.FAIR_LOCKS)) {
-			throw new UnsupportedOperationException(
-					"Lock " + sorted + " cannot be taken fairly: " + this.engine.store.getClass().getName()
-							+ " has no fair locks (it does not declare " + Capability.FAIR_LOCKS + ")");
+		if (isFair() && this.engine.extensions.fairQueue() == null) {
+			throw new UnsupportedOperationException("Lock " + sorted + " cannot be taken fairly (fair = true): "
+					+ this.engine.extensions.unsupported(FairQueueExtension.class, "take a lock fairly"));
 		}
 		return sorted;
 	}
@@ -422,7 +421,7 @@ public final class DefaultLockClient implements LockClient {
 			return CompletableFuture.completedFuture(null);
 		}
 		lease.reportLost(LossReason.CLOSED, HoldRelease.CLOSED);
-		return this.engine.releaseInBackground(lease.key(), lease.token)
+		return this.engine.releaseInBackground(lease.entry, lease.token)
 			.toCompletableFuture()
 			.whenComplete((released, failure) -> lease.tracking.released(null));
 	}

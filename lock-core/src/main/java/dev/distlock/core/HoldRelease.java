@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.LockLostException;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Capability;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,7 +74,7 @@ final class HoldRelease {
 		CompletionStage<Released> released;
 		try {
 			if (keepNanos >= MIN_KEEP_NANOS) {
-				released = this.engine.store.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
+				released = lease.entry.ownership.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
 					.thenApply((owned) -> new Released(owned, null));
 			}
 			else if (mayHandOver(lease)) {
@@ -116,7 +115,7 @@ final class HoldRelease {
 	 * @return completed if owned, failed with {@link LockLostException} if not
 	 */
 	CompletableFuture<Void> confirmOwnership(Lease lease) {
-		return this.engine.store.isOwner(lease.key(), lease.token).toCompletableFuture().thenAccept((owned) -> {
+		return lease.entry.ownership.isOwner(lease.key(), lease.token).toCompletableFuture().thenAccept((owned) -> {
 			if (!owned) {
 				lease.reportLost(LossReason.TAKEN, NOT_OWNER);
 				this.engine.lost(lease);
@@ -127,7 +126,7 @@ final class HoldRelease {
 
 	private CompletionStage<Released> releaseInStore(Lease lease) {
 		long releasedAt = System.nanoTime();
-		return this.engine.store.release(lease.key(), lease.token).thenApply((owned) -> {
+		return lease.entry.ownership.release(lease.key(), lease.token).thenApply((owned) -> {
 			int maxHandOffs = this.engine.settings.cohortHandOffs();
 			if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
 				// A run of cohort hand-overs ends: let a client elsewhere take the lock
@@ -144,7 +143,7 @@ final class HoldRelease {
 	 * hand-overs in a row.
 	 */
 	private boolean mayHandOver(Lease lease) {
-		return this.engine.store.supports(Capability.HAND_OVER)
+		return this.engine.extensions.handOver() != null && lease.entry.ownership == this.engine.writes
 				&& lease.handOffs < this.engine.settings.cohortHandOffs() && lease.lossReason() == null
 				&& lease.entry.queue.waitingCount() > 0;
 	}
@@ -158,10 +157,12 @@ final class HoldRelease {
 		String nextToken = this.engine.newToken();
 		long requestedAt = System.nanoTime();
 		Duration nextLease = this.engine.settings.watchdogLease();
-		return this.engine.store.handOver(lease.key(), lease.token, nextToken, nextLease)
+		HandOverExtension handOvers = this.engine.extensions.required(this.engine.extensions.handOver(),
+				HandOverExtension.class, "hand a lock over");
+		return handOvers.handOver(lease.key(), lease.token, nextToken, nextLease)
 			.handle((Attempt attempt, @Nullable Throwable failure) -> {
 				if (failure != null) {
-					this.engine.releaseInBackground(lease.key(), nextToken);
+					this.engine.releaseInBackground(lease.entry, nextToken);
 					throw Stages.asUnchecked(failure);
 				}
 				return attempt;

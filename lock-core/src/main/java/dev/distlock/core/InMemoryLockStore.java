@@ -20,11 +20,9 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +43,8 @@ import org.jspecify.annotations.Nullable;
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
  * live fair waiter directly, else by waking one registered waiting client), as the Redis
- * store ({@code dev.distlock.redis.RedisLockStore}) does. It declares every
- * {@link Capability}. Tests can also make it unreachable
+ * store ({@code dev.distlock.redis.RedisLockStore}) does. It implements every
+ * {@link LockStoreExtension}. Tests can also make it unreachable
  * ({@link #setUnreachable(boolean)}), expire a key early ({@link #expire(String)}), give
  * a key to a foreign owner ({@link #takeOver(String, String)}) and hold the replies of
  * its requests ({@link #pauseReplies()}). {@code dev.distlock.test.InMemoryLocks} in
@@ -58,7 +56,8 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-public final class InMemoryLockStore implements LockStore {
+public final class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private final Map<String, Grant> locks = new HashMap<>();
 
@@ -80,11 +79,6 @@ public final class InMemoryLockStore implements LockStore {
 	private @Nullable PausedReplies paused;
 
 	private volatile boolean unreachable;
-
-	@Override
-	public Set<Capability> capabilities() {
-		return EnumSet.allOf(Capability.class);
-	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
@@ -156,9 +150,17 @@ public final class InMemoryLockStore implements LockStore {
 		return execute(() -> {
 			requireReachable(key, "leave");
 			this.waiters.forget(key, waiter);
-			this.fairQueues.leave(key, waiter);
+			return null;
+		});
+	}
+
+	@Override
+	public CompletionStage<Void> leaveFairQueue(String key, String token) {
+		return execute(() -> {
+			requireReachable(key, "leave");
+			this.fairQueues.leave(key, token);
 			Grant current = live(key);
-			if (current == null || !current.token.equals(waiter)) {
+			if (current == null || !current.token.equals(token)) {
 				return null;
 			}
 			this.locks.remove(key);
@@ -199,14 +201,22 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+	public CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
 		return execute(() -> {
 			requireReachable(key, "release");
 			Map<String, Long> reading = this.readLocks.live(key);
-			if (reading.containsKey(token)) {
-				reading.put(token, System.nanoTime() + remaining.toNanos());
-				return true;
+			if (!reading.containsKey(token)) {
+				return false;
 			}
+			reading.put(token, System.nanoTime() + remaining.toNanos());
+			return true;
+		});
+	}
+
+	@Override
+	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+		return execute(() -> {
+			requireReachable(key, "release");
 			Grant current = live(key);
 			if (current == null || !current.token.equals(token)) {
 				return false;
@@ -217,25 +227,31 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public CompletionStage<Boolean> release(String key, String token) {
+	public CompletionStage<Boolean> releaseRead(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "release");
 			Boolean owned = this.readLocks.release(key, token);
-			if (owned != null) {
-				if (!this.readLocks.live(key).isEmpty()) {
-					return owned;
-				}
+			if (owned == null) {
+				return false;
 			}
-			else {
-				Grant current = live(key);
-				if (current == null || !current.token.equals(token)) {
-					return false;
-				}
-				this.locks.remove(key);
-				owned = true;
+			if (this.readLocks.live(key).isEmpty()) {
+				this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			}
-			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return owned;
+		});
+	}
+
+	@Override
+	public CompletionStage<Boolean> release(String key, String token) {
+		return execute(() -> {
+			requireReachable(key, "release");
+			Grant current = live(key);
+			if (current == null || !current.token.equals(token)) {
+				return false;
+			}
+			this.locks.remove(key);
+			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
+			return true;
 		});
 	}
 
@@ -245,13 +261,29 @@ public final class InMemoryLockStore implements LockStore {
 			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
 			for (Renewal renewal : renewals) {
 				Grant current = live(renewal.key());
-				Map<String, Long> reading = this.readLocks.live(renewal.key());
 				if (this.unreachable) {
 					outcomes.add(RenewalOutcome.FAILED);
 				}
 				else if (current != null && current.token.equals(renewal.token())) {
 					this.locks.put(renewal.key(), new Grant(renewal.token(), System.nanoTime() + lease.toNanos()));
 					outcomes.add(RenewalOutcome.RENEWED);
+				}
+				else {
+					outcomes.add(RenewalOutcome.LOST);
+				}
+			}
+			return outcomes;
+		});
+	}
+
+	@Override
+	public CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
+		return execute(() -> {
+			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+			for (Renewal renewal : renewals) {
+				Map<String, Long> reading = this.readLocks.live(renewal.key());
+				if (this.unreachable) {
+					outcomes.add(RenewalOutcome.FAILED);
 				}
 				else if (reading.containsKey(renewal.token())) {
 					reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
@@ -270,7 +302,15 @@ public final class InMemoryLockStore implements LockStore {
 		return execute(() -> {
 			requireReachable(key, "check");
 			Grant current = live(key);
-			return (current != null && current.token.equals(token)) || this.readLocks.live(key).containsKey(token);
+			return current != null && current.token.equals(token);
+		});
+	}
+
+	@Override
+	public CompletionStage<Boolean> isReadOwner(String key, String token) {
+		return execute(() -> {
+			requireReachable(key, "check");
+			return this.readLocks.live(key).containsKey(token);
 		});
 	}
 
@@ -285,7 +325,7 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return this.listeners.subscribe(key, token, listener);
 	}
 

@@ -19,7 +19,10 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -57,8 +60,6 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	static final String MAX_HOLD = "it was held longer than distlock.max-hold";
 
-	private final LockStore store;
-
 	private final Duration lease;
 
 	private final Duration interval;
@@ -85,7 +86,6 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	/**
 	 * Create and start a watchdog.
-	 * @param store the store to renew in
 	 * @param lease the lease to renew to
 	 * @param interval how often to renew
 	 * @param batchSize leases per store request
@@ -94,10 +94,9 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param lost told of every lease found lost
 	 * @param maxHold the longest a lease is renewed, or {@code null} for no cap
 	 */
-	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, ScheduledExecutorService timer,
+	LeaseWatchdog(Duration lease, Duration interval, int batchSize, ScheduledExecutorService timer,
 			LockClientListener listener, Consumer<Lease> lost, @Nullable Duration maxHold) {
 		this.listener = listener;
-		this.store = store;
 		this.lease = lease;
 		this.batchSize = batchSize;
 		this.interval = interval;
@@ -135,8 +134,10 @@ final class LeaseWatchdog implements AutoCloseable {
 			}
 		}
 		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
-		for (int from = 0; from < leases.size(); from += this.batchSize) {
-			batches.add(renew(leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
+		for (List<Lease> sameKind : byOwnership(leases)) {
+			for (int from = 0; from < sameKind.size(); from += this.batchSize) {
+				batches.add(renew(sameKind.subList(from, Math.min(sameKind.size(), from + this.batchSize))));
+			}
 		}
 		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
 			this.failing = batches.stream().anyMatch((batch) -> batch.join());
@@ -168,14 +169,26 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Renew one batch.
+	 * Split {@code leases} by the store operations that renew them (write or read locks),
+	 * so that every batch goes to one of them.
+	 */
+	private static Collection<List<Lease>> byOwnership(List<Lease> leases) {
+		Map<Ownership, List<Lease>> byOwnership = new LinkedHashMap<>();
+		for (Lease lease : leases) {
+			byOwnership.computeIfAbsent(lease.entry.ownership, (ownership) -> new ArrayList<>()).add(lease);
+		}
+		return byOwnership.values();
+	}
+
+	/**
+	 * Renew one batch, all of one {@link Ownership}.
 	 * @return whether the batch failed as a whole
 	 */
 	private CompletableFuture<Boolean> renew(List<Lease> batch) {
 		long requestedAt = System.nanoTime();
 		CompletableFuture<List<RenewalOutcome>> outcomes = Stages
-			.send(() -> this.store.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(),
-					this.lease))
+			.send(() -> batch.get(0).entry.ownership
+				.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease))
 			.toCompletableFuture();
 		return outcomes.handle((renewed, failure) -> {
 			RenewalBatch result;

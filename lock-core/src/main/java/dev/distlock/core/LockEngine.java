@@ -71,6 +71,12 @@ final class LockEngine {
 
 	final LockStore store;
 
+	/** The store's optional behaviours, looked up once. */
+	final StoreExtensions extensions;
+
+	/** The store operations on write locks. */
+	final Ownership writes;
+
 	final LockClientSettings settings;
 
 	final LockClientListener listener;
@@ -105,6 +111,8 @@ final class LockEngine {
 		this.clientId = UUID.randomUUID().toString();
 		String name = "distlock-" + this.clientId.substring(0, 8);
 		this.store = store;
+		this.extensions = StoreExtensions.of(store);
+		this.writes = Ownership.exclusive(store);
 		this.settings = settings;
 		this.listener = listener;
 		this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name + "-timer-"));
@@ -112,7 +120,7 @@ final class LockEngine {
 		this.callbacks = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS, 30, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(name + "-callback-"));
 		this.callbacks.allowCoreThreadTimeOut(true);
-		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
+		this.watchdog = new LeaseWatchdog(settings.watchdogLease(), settings.renewalInterval(),
 				settings.renewalBatchSize(), this.timer, listener, this::lost, settings.maxHold());
 	}
 
@@ -127,7 +135,7 @@ final class LockEngine {
 
 	LockEntry reserve(String key) {
 		return this.entries.compute(key, (name, existing) -> {
-			LockEntry entry = (existing != null) ? existing : new LockEntry(name);
+			LockEntry entry = (existing != null) ? existing : new LockEntry(name, this.writes);
 			entry.users++;
 			return entry;
 		});
@@ -190,7 +198,7 @@ final class LockEngine {
 	 */
 	void extend(Lease granted, Duration lease) {
 		long requestedAt = System.nanoTime();
-		Stages.send(() -> this.store.renew(List.of(new Renewal(granted.key(), granted.token)), lease))
+		Stages.send(() -> granted.entry.ownership.renew(List.of(new Renewal(granted.key(), granted.token)), lease))
 			.whenComplete((outcomes, failure) -> extended(granted,
 					(failure != null || outcomes == null) ? null : outcomes.get(0), requestedAt));
 	}
@@ -262,7 +270,7 @@ final class LockEngine {
 	 */
 	void abandon(Lease lease) {
 		if (forget(lease)) {
-			releaseInBackground(lease.key(), lease.token);
+			releaseInBackground(lease.entry, lease.token);
 			passTurn(lease, null);
 			unreserve(lease.entry);
 		}
@@ -297,7 +305,7 @@ final class LockEngine {
 			passTurn(lease.entry, handedOver);
 		}
 		else if (handedOver != null) {
-			releaseInBackground(lease.key(), handedOver.token());
+			releaseInBackground(lease.entry, handedOver.token());
 		}
 	}
 
@@ -317,7 +325,7 @@ final class LockEngine {
 	void releaseHandOver(LockEntry entry) {
 		CohortGrant handedOver = entry.handOver.getAndSet(null);
 		if (handedOver != null) {
-			releaseInBackground(entry.key, handedOver.token());
+			releaseInBackground(entry, handedOver.token());
 		}
 	}
 
@@ -328,19 +336,19 @@ final class LockEngine {
 	 * after each of {@link #BACKGROUND_RELEASE_RETRIES}, unless the client closed
 	 * meanwhile, so that the lock does not stay taken for its whole lease.
 	 */
-	CompletionStage<Boolean> releaseInBackground(String key, String token) {
-		return releaseInBackground(key, token, 0);
+	CompletionStage<Boolean> releaseInBackground(LockEntry entry, String token) {
+		return releaseInBackground(entry, token, 0);
 	}
 
-	private CompletionStage<Boolean> releaseInBackground(String key, String token, int retries) {
-		return Stages.send(() -> this.store.release(key, token)).handle((released, failure) -> {
+	private CompletionStage<Boolean> releaseInBackground(LockEntry entry, String token, int retries) {
+		return Stages.send(() -> entry.ownership.release(entry.key, token)).handle((released, failure) -> {
 			if (failure == null) {
 				return CompletableFuture.completedFuture(released);
 			}
 			if (retries < BACKGROUND_RELEASE_RETRIES.size() && !this.closed.get()) {
 				CompletableFuture<Boolean> retried = new CompletableFuture<>();
 				try {
-					schedule(() -> Stages.forward(releaseInBackground(key, token, retries + 1), retried),
+					schedule(() -> Stages.forward(releaseInBackground(entry, token, retries + 1), retried),
 							BACKGROUND_RELEASE_RETRIES.get(retries).toNanos());
 					return retried;
 				}
@@ -348,7 +356,7 @@ final class LockEngine {
 					// Closed meanwhile: the lock expires with its lease
 				}
 			}
-			logger.warn("Could not release lock '" + LogSafe.escape(key) + "'; it expires with its lease",
+			logger.warn("Could not release lock '" + LogSafe.escape(entry.key) + "'; it expires with its lease",
 					Stages.unwrap(failure));
 			return CompletableFuture.<Boolean>failedFuture(Stages.unwrap(failure));
 		}).thenCompose((stage) -> stage);

@@ -37,6 +37,9 @@ final class LockEntry {
 
 	final String key;
 
+	/** The store operations on the grants of this entry: write or read locks. */
+	final Ownership ownership;
+
 	final LocalQueue queue = new LocalQueue();
 
 	/**
@@ -58,17 +61,19 @@ final class LockEntry {
 	 */
 	final AtomicLong yieldNanos = new AtomicLong();
 
-	LockEntry(String key) {
+	LockEntry(String key, Ownership ownership) {
 		this.key = key;
+		this.ownership = ownership;
 	}
 
 	/**
 	 * Return an entry of its own for one fair or read acquisition, whose turn it holds.
 	 * @param key the lock key
+	 * @param ownership the store operations on its grant
 	 * @return the entry
 	 */
-	static LockEntry unshared(String key) {
-		LockEntry entry = new LockEntry(key);
+	static LockEntry unshared(String key, Ownership ownership) {
+		LockEntry entry = new LockEntry(key, ownership);
 		entry.queue.tryTake();
 		return entry;
 	}

@@ -17,12 +17,8 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
 
 import dev.distlock.LockBackendException;
 import org.jspecify.annotations.Nullable;
@@ -34,26 +30,30 @@ import org.springframework.util.Assert;
  * operations on one key at a time, with no threads, queues, reentrancy or renewal
  * scheduling of its own.
  * <p>
+ * The required operations are six: take a lock ({@link #tryAcquire}), release it
+ * ({@link #release}), shorten its lease ({@link #expireAfter}, for a holder that must
+ * keep others out for a minimum time), renew a batch of leases ({@link #renew}), check an
+ * owner ({@link #isOwner}), and tell when a key may have become free
+ * ({@link #onRelease}). Every optional behaviour is a {@link LockStoreExtension} that a
+ * store implements or not (read locks, a fair queue, waking one waiter, hand-over,
+ * several keys at once, inspection and force release); the client looks them up once with
+ * {@link #extension(Class)} and never asks a store for what it does not implement. An
+ * extension never changes what a required operation means.
+ * <p>
  * Every operation is non-blocking: it returns a {@link CompletionStage} that the backend
  * completes, and never blocks the calling thread for a wait. A store that has only a
- * blocking client runs each command on a small bounded executor of its own. Every
- * operation is owner-checked: a store never deletes or extends a lock whose stored owner
- * token differs from the one given. An operation that cannot reach the backend, or gets
- * no answer within the store's command timeout, completes exceptionally with
- * {@link LockBackendException}; the client then fails closed. A store is thread-safe.
+ * blocking client extends {@link BlockingLockStore}, which runs each operation on a
+ * bounded executor of its own within a command timeout. Every operation is owner-checked:
+ * a store never deletes or extends a lock whose stored owner token differs from the one
+ * given, and a replay of the same request answers as the first did. An operation that
+ * cannot reach the backend, or gets no answer within the store's command timeout,
+ * completes exceptionally with {@link LockBackendException}; the client then fails
+ * closed. Time comes from the backend, never from the application's clock. A store is
+ * thread-safe.
  * <p>
- * The required operations are {@link #tryAcquire(String, String, Duration)},
- * {@link #release}, {@link #expireAfter}, {@link #renew}, {@link #isOwner} and
- * {@link #onRelease(String, Runnable)}. Everything else is optional and declared by
- * {@link #capabilities()}: the client asks a store only for what it declares, and refuses
- * the rest before any request (a read lock on a store without
- * {@link Capability#READ_LOCKS}, say). The defaults of the optional methods keep the
- * behaviour of a store without them.
- * <p>
- * The Redis implementation is {@code dev.distlock.redis.RedisLockStore}; the single-JVM
- * {@code InMemoryLockStore} serves tests and examples. A new backend passes the public
- * contract kit ({@code dev.distlock.test.contract.LockStoreContractTests} in
- * {@code lock-spring-boot-test}).
+ * A store passes the public contract kit
+ * ({@code dev.distlock.test.contract.LockStoreContractTests} in
+ * {@code lock-spring-boot-test}); a decorator extends {@link ForwardingLockStore}.
  *
  * @author distlock
  * @since 0.1.0
@@ -61,26 +61,10 @@ import org.springframework.util.Assert;
 public interface LockStore extends AutoCloseable {
 
 	/**
-	 * Return the optional operations this store offers. The client asks for no other; the
-	 * default declares none.
-	 * @return the capabilities, never {@code null}
-	 */
-	default Set<Capability> capabilities() {
-		return EnumSet.noneOf(Capability.class);
-	}
-
-	/**
-	 * Return whether this store offers {@code capability}.
-	 * @param capability the optional operation
-	 * @return whether {@link #capabilities()} contains it
-	 */
-	default boolean supports(Capability capability) {
-		return capabilities().contains(capability);
-	}
-
-	/**
 	 * Take the lock on {@code key} for {@code lease} if nobody holds it, and grant a
-	 * fencing token strictly greater than every earlier grant of that key.
+	 * fencing token strictly greater than every earlier grant of that key. An attempt
+	 * that finds {@code token} already holding the key (a replay) is granted with the
+	 * stored fencing token.
 	 * @param key the lock key as the application named it
 	 * @param token the owner token to store, unique per acquisition
 	 * @param lease how long the lock lives unless renewed or released
@@ -91,139 +75,14 @@ public interface LockStore extends AutoCloseable {
 	CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease);
 
 	/**
-	 * Take a shared read lock on {@code key} for {@code lease}: granted unless a writer
-	 * holds the key or a writer is waiting for the current readers to leave. Each reader
-	 * has its own lease; a reader whose lease ended no longer keeps writers out, even
-	 * while other readers renew theirs. Read grants carry no fencing token.
-	 * @param key the lock key as the application named it
-	 * @param token the reader's owner token, unique per acquisition
-	 * @param lease how long the read lock lives unless renewed or released
-	 * @return the grant (fencing token {@code 0}), or how long the writer's lease (or the
-	 * waiting writer's mark) has left; failed with {@link LockBackendException} if the
-	 * backend failed (the lock may or may not have been taken, so the caller releases
-	 * {@code token} once the backend answers again)
-	 * @throws UnsupportedOperationException if the store has no read locks
-	 * @since 0.1.0
-	 */
-	default CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-		throw new UnsupportedOperationException(getClass().getName() + " has no read locks");
-	}
-
-	/**
-	 * Take the lock as {@link #tryAcquire(String, String, Duration)} does, for a client
-	 * that waits for a release when refused: a refusal registers {@code waiter} (for
-	 * {@code waiterTtl}, refreshed by every refused attempt) so that a release can wake
-	 * that client alone; a grant removes the registration. A release wakes at most one
-	 * registered client (whose registration it removes), and the others keep re-checking
-	 * on their timer. The default ignores the waiter.
-	 * @param key the lock key
-	 * @param token the owner token to store, unique per acquisition
-	 * @param lease how long the lock lives unless renewed or released
-	 * @param waiter the waiting client's id, which its
-	 * {@link #onRelease(String, String, Runnable) listener} names
-	 * @param waiterTtl how long the registration lasts unless refreshed
-	 * @return the grant, or how long the current holder's lease has left; failed with
-	 * {@link LockBackendException} if the backend failed
-	 * @since 0.1.0
-	 */
-	default CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
-			Duration waiterTtl) {
-		return tryAcquire(key, token, lease);
-	}
-
-	/**
-	 * Take the lock in arrival order. If a release granted the lock to {@code token} (it
-	 * waits in the queue), claim it: extend it to {@code lease} and return the grant's
-	 * fencing token. Else take it if it is free and the queue is empty or headed by
-	 * {@code token}; if it is free and another live waiter heads the queue, grant it to
-	 * that waiter for its grant timeout and wake it. When not acquired and
-	 * {@code grantTimeout} is given, join the queue's tail (first time only) and count as
-	 * alive for {@code grantTimeout} more: a waiter that does not attempt again within
-	 * its grant timeout is skipped, and a grant to it that it does not claim within the
-	 * grant timeout expires.
-	 * @param key the lock key
-	 * @param token the owner token, unique per acquisition, which is also the waiter's
-	 * place in the queue and the name its {@link #onRelease(String, String, Runnable)
-	 * listener} hears
-	 * @param lease how long the lock lives unless renewed or released
-	 * @param grantTimeout how long the waiter stays alive in the queue and a grant to it
-	 * waits to be claimed, or {@code null} to not join the queue
-	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
-	 * left, with the store's clock when the store declares
-	 * {@link Capability#GRANT_IN_WAKE_UP}; failed with {@link LockBackendException} if
-	 * the backend failed
-	 * @throws UnsupportedOperationException if the store has no fair locks (the default)
-	 * @since 0.1.0
-	 */
-	default CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
-			@Nullable Duration grantTimeout) {
-		throw new UnsupportedOperationException(getClass().getName() + " has no fair locks");
-	}
-
-	/**
-	 * Give the lock {@code token} holds to {@code nextToken} in one owner-checked step,
-	 * with a new fencing token strictly greater than every earlier grant and a lease of
-	 * {@code lease}, without making it free in between and without waking anyone: the
-	 * lock cohorting of a client that passes a lock to its own next waiting caller. The
-	 * default returns {@code null}.
-	 * @param key the lock key
-	 * @param token the owner token of the holder
-	 * @param nextToken the owner token of the next holder, unique per acquisition
-	 * @param lease the next holder's lease
-	 * @return the grant to {@code nextToken}; a refusal when {@code token} no longer owns
-	 * the lock (which is then left alone); or {@code null} when the store does not hand
-	 * over (it cannot, or fair waiters are queued for the key), and the holder releases
-	 * instead; failed with {@link LockBackendException} if the backend failed (the lock
-	 * may be held by either token)
-	 * @since 0.1.0
-	 */
-	default CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return CompletableFuture.<@Nullable Attempt>completedFuture(null);
-	}
-
-	/**
-	 * Stop waiting: drop the registration of {@code waiter} and its place in the fair
-	 * queue; if a release granted it the lock meanwhile, release that grant and hand the
-	 * lock on. The default does nothing.
-	 * @param key the lock key
-	 * @param waiter the waiting client's id or the fair waiter's token
-	 * @return a stage completed when the waiter has left; it fails with
-	 * {@link LockBackendException} if the backend failed
-	 * @since 0.1.0
-	 */
-	default CompletionStage<Void> leave(String key, String waiter) {
-		return CompletableFuture.completedFuture(null);
-	}
-
-	/**
 	 * Release the lock if {@code token} still owns it, and notify the
-	 * {@link #onRelease(String, Runnable) release listeners} of every client, or, in a
-	 * store with hand-off, grant the lock to the first live fair waiter and wake it
-	 * alone, else wake one registered waiting client (all listeners without a waiter hear
-	 * every release).
+	 * {@link #onRelease(String, Runnable) release listeners}.
 	 * @param key the lock key
 	 * @param token the owner token
-	 * @return whether the lock was owned by {@code token} and is now free; failed with
-	 * {@link LockBackendException} if the backend failed
+	 * @return whether the lock was owned by {@code token} and is now released; failed
+	 * with {@link LockBackendException} if the backend failed
 	 */
 	CompletionStage<Boolean> release(String key, String token);
-
-	/**
-	 * Take every lock in {@code keys} in one atomic step, all or nothing, if this store
-	 * can (for Redis: when the keys share a Cluster hash slot, which every key does on a
-	 * standalone or Sentinel-managed server). The client takes the keys one by one, in
-	 * their order, when this returns {@code null}.
-	 * @param keys the lock keys, distinct, in the order the client locks them
-	 * @param token the owner token to store under every key
-	 * @param lease how long the locks live unless renewed or released
-	 * @return one attempt per key, in order: all granted, or none (those held by someone
-	 * else saying how long their holder's lease has left); or {@code null} if the store
-	 * cannot take these keys in one step; failed with {@link LockBackendException} if the
-	 * backend failed (the locks may or may not have been taken)
-	 */
-	default CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return CompletableFuture.completedFuture(null);
-	}
 
 	/**
 	 * Keep the lock for at most {@code remaining} more if {@code token} still owns it,
@@ -241,7 +100,7 @@ public interface LockStore extends AutoCloseable {
 	/**
 	 * Extend the lease of every lock that still holds its token. A part of the batch the
 	 * backend could not renew while other parts were renewed is reported as
-	 * {@link RenewalOutcome#FAILED}.
+	 * {@link RenewalOutcome#FAILED}. A renewal never re-creates a lock that is gone.
 	 * @param renewals the locks to renew with their owner tokens
 	 * @param lease the new lease, counted from now
 	 * @return one outcome per renewal, in the same order; failed with
@@ -265,7 +124,9 @@ public interface LockStore extends AutoCloseable {
 	 * a release by any client, and after a lost notification channel was restored
 	 * (releases may have been missed meanwhile). Subscribing does no blocking I/O on the
 	 * calling thread; until the backend confirms the subscription, releases may go
-	 * unnoticed, so the client also re-checks on a timer. The listener must not block.
+	 * unnoticed, so the client also re-checks on a timer. A store that cannot notify at
+	 * all returns a subscription that never calls: waiters then find the key free on
+	 * their timed re-checks. The listener must not block.
 	 * @param key the lock key
 	 * @param listener what to run on a release
 	 * @return the subscription; close it when no longer waiting
@@ -273,68 +134,16 @@ public interface LockStore extends AutoCloseable {
 	Subscription onRelease(String key, Runnable listener);
 
 	/**
-	 * Call {@code listener} when a release may have made the lock on {@code key}
-	 * available to {@code waiter}: a release that names it (a wake-up of a registered
-	 * client or a grant to a fair waiter) or that wakes everyone (a forced release, a
-	 * release with nobody registered), and after a lost notification channel was
-	 * restored. The default listens for every release.
-	 * @param key the lock key
-	 * @param waiter the waiting client's id or the fair waiter's token
-	 * @param listener what to run
-	 * @return the subscription; close it when no longer waiting
-	 * @since 0.1.0
+	 * Return this store's implementation of an optional {@link LockStoreExtension}, or
+	 * {@code null} when it has none. The default returns this store itself when it
+	 * implements {@code type}; a decorator returns the extension of the store it wraps,
+	 * or its own wrapper of it, or {@code null} where it cannot honour it.
+	 * @param <E> the extension's type
+	 * @param type the extension's interface
+	 * @return the extension, or {@code null}
 	 */
-	default Subscription onRelease(String key, String waiter, Runnable listener) {
-		return onRelease(key, listener);
-	}
-
-	/**
-	 * Call {@code listener} when a release may have made the lock on {@code key}
-	 * available to the fair waiter {@code token}, as
-	 * {@link #onRelease(String, String, Runnable)} does, passing the grant when the
-	 * wake-up carries it: a release that granted the lock to {@code token} tells its
-	 * fencing token and when, on the store's clock, it was made, so that the waiter holds
-	 * the lock without asking the store again. A wake-up without a grant (a broadcast, a
-	 * restored channel) passes {@code null}; so does every wake-up of the default, which
-	 * listens as {@link #onRelease(String, String, Runnable)} does. A store that passes
-	 * grants declares {@link Capability#GRANT_IN_WAKE_UP}.
-	 * @param key the lock key
-	 * @param token the fair waiter's token
-	 * @param listener what to run, with the grant if the wake-up carries one
-	 * @return the subscription; close it when no longer waiting
-	 * @since 0.1.0
-	 */
-	default Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
-		return onRelease(key, token, () -> listener.accept(null));
-	}
-
-	/**
-	 * Return the state of the lock on {@code key}, read from the authoritative copy, for
-	 * operators (the actuator endpoint). Optional: stores that cannot tell throw
-	 * {@link UnsupportedOperationException}.
-	 * @param key the lock key
-	 * @return the key's state; failed with {@link LockBackendException} if the backend
-	 * failed
-	 * @throws UnsupportedOperationException if the store cannot inspect keys
-	 * @since 0.1.0
-	 */
-	default CompletionStage<KeyState> inspect(String key) {
-		throw new UnsupportedOperationException(getClass().getName() + " cannot inspect lock keys");
-	}
-
-	/**
-	 * Delete the lock on {@code key} whoever holds it, and notify the
-	 * {@link #onRelease(String, Runnable) release listeners}. For operators clearing a
-	 * stuck lock: the holder loses the lock while it may still be working. Optional:
-	 * stores that cannot do it throw {@link UnsupportedOperationException}.
-	 * @param key the lock key
-	 * @return the owner token of the deleted lock, or {@code null} if the key was free;
-	 * failed with {@link LockBackendException} if the backend failed
-	 * @throws UnsupportedOperationException if the store cannot force a release
-	 * @since 0.1.0
-	 */
-	default CompletionStage<@Nullable String> forceRelease(String key) {
-		throw new UnsupportedOperationException(getClass().getName() + " cannot force a release");
+	default <E extends LockStoreExtension> @Nullable E extension(Class<E> type) {
+		return type.isInstance(this) ? type.cast(this) : null;
 	}
 
 	/**
@@ -346,60 +155,6 @@ public interface LockStore extends AutoCloseable {
 	}
 
 	/**
-	 * An optional operation of a store, declared by {@link LockStore#capabilities()}.
-	 */
-	enum Capability {
-
-		/**
-		 * Shared read locks: {@link LockStore#tryAcquireRead}.
-		 */
-		READ_LOCKS,
-
-		/**
-		 * Fair locks in arrival order: {@link LockStore#tryAcquireFair} with
-		 * {@link LockStore#leave}.
-		 */
-		FAIR_LOCKS,
-
-		/**
-		 * A release wakes one registered waiting client:
-		 * {@link LockStore#tryAcquire(String, String, Duration, String, Duration)},
-		 * {@link LockStore#onRelease(String, String, Runnable)} and
-		 * {@link LockStore#leave}.
-		 */
-		WAKE_ONE,
-
-		/**
-		 * A fair waiter's wake-up carries its grant: {@link LockStore#onFairGrant} passes
-		 * the grants of releases, and refusals of waiting fair attempts carry
-		 * {@link Attempt#storeClockMillis() the store's clock}. Needs
-		 * {@link #FAIR_LOCKS}.
-		 */
-		GRANT_IN_WAKE_UP,
-
-		/**
-		 * Lock cohorting: {@link LockStore#handOver}.
-		 */
-		HAND_OVER,
-
-		/**
-		 * Several keys in one atomic step: {@link LockStore#tryAcquireAll}.
-		 */
-		ACQUIRE_ALL,
-
-		/**
-		 * Operators may read a key's state: {@link LockStore#inspect}.
-		 */
-		INSPECT,
-
-		/**
-		 * Operators may delete a key whoever holds it: {@link LockStore#forceRelease}.
-		 */
-		FORCE_RELEASE
-
-	}
-
-	/**
 	 * The outcome of one {@link LockStore#tryAcquire} call.
 	 *
 	 * @param acquired whether the lock was taken
@@ -407,8 +162,8 @@ public interface LockStore extends AutoCloseable {
 	 * @param holderLeaseRemaining how long the current holder's lease has left when not
 	 * acquired, or {@code null} if unknown (for example a key without expiry)
 	 * @param storeClockMillis when the store decided, on its own clock in milliseconds,
-	 * for a refused fair attempt of a store with {@link Capability#GRANT_IN_WAKE_UP};
-	 * else {@link #UNKNOWN_CLOCK}
+	 * for a refused fair attempt of a store whose wake-ups carry grants
+	 * ({@link FairQueueExtension#onFairWakeUp}); else {@link #UNKNOWN_CLOCK}
 	 */
 	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining,
 			long storeClockMillis) {
@@ -470,9 +225,9 @@ public interface LockStore extends AutoCloseable {
 
 	/**
 	 * A grant that a release made to a fair waiter, as its wake-up carries it
-	 * ({@link LockStore#onFairGrant}). The lock lives in the store for {@code lifetime}
-	 * (the waiter's grant timeout) from {@code grantedAtMillis} or later; the waiter
-	 * extends it to its lease.
+	 * ({@link FairQueueExtension#onFairWakeUp}). The lock lives in the store for
+	 * {@code lifetime} (the waiter's grant timeout) from {@code grantedAtMillis} or
+	 * later; the waiter extends it to its lease.
 	 *
 	 * @param fencingToken the fencing token of the grant
 	 * @param grantedAtMillis when the grant was made, or earlier, on the store's clock in

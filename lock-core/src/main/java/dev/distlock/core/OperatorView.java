@@ -20,7 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 
 import dev.distlock.LockLostException;
-import dev.distlock.core.LockStore.Capability;
 import dev.distlock.core.LockStore.KeyState;
 import org.jspecify.annotations.Nullable;
 
@@ -50,8 +49,7 @@ final class OperatorView {
 	}
 
 	LockState inspect(String key) {
-		require(Capability.INSPECT, "cannot inspect lock keys");
-		KeyState state = Stages.join(this.engine.store.inspect(key));
+		KeyState state = Stages.join(inspection().inspect(key));
 		Lease local = heldLease(key, state.ownerToken());
 		return new LockState(key, state.held(), state.ttl(), clientIdOf(state.ownerToken()), local != null,
 				state.lastFencingToken(), (local != null) ? snapshot(local) : null);
@@ -63,8 +61,7 @@ final class OperatorView {
 	 * check or release, and its local turn passes on.
 	 */
 	ForcedRelease forceRelease(String key) {
-		require(Capability.FORCE_RELEASE, "cannot force a release");
-		@Nullable String owner = Stages.join(this.engine.store.forceRelease(key));
+		@Nullable String owner = Stages.join(inspection().forceRelease(key));
 		if (owner == null) {
 			return new ForcedRelease(key, false, null, false);
 		}
@@ -77,10 +74,9 @@ final class OperatorView {
 		return new ForcedRelease(key, true, clientIdOf(owner), local != null);
 	}
 
-	private void require(Capability capability, String what) {
-		if (!this.engine.store.supports(capability)) {
-			throw new UnsupportedOperationException(this.engine.store.getClass().getName() + " " + what);
-		}
+	private InspectionExtension inspection() {
+		return this.engine.extensions.required(this.engine.extensions.inspection(), InspectionExtension.class,
+				"inspect or force-release lock keys");
 	}
 
 	private @Nullable Lease heldLease(String key, @Nullable String token) {

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.distlock.core.LockStore.Capability;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,10 +129,9 @@ final class ReadLocks implements LockClient {
 		List<String> sorted = this.locks.sortedKeys(keys);
 		Locks.waitNanos(sorted.get(0), waitTime);
 		Locks.validateLease(sorted.get(0), leaseTime);
-		if (!this.locks.engine.store.supports(Capability.READ_LOCKS)) {
-			throw new UnsupportedOperationException(
-					"Lock " + sorted + " cannot be read-locked: " + this.locks.engine.store.getClass().getName()
-							+ " has no read locks (it does not declare " + Capability.READ_LOCKS + ")");
+		if (this.locks.engine.extensions.readLocks() == null) {
+			throw new UnsupportedOperationException("Lock " + sorted + " cannot be read-locked (mode = READ): "
+					+ this.locks.engine.extensions.unsupported(ReadLockExtension.class, "read-lock"));
 		}
 		return sorted;
 	}

@@ -59,7 +59,7 @@ class BackgroundReleaseRetryTests {
 		willReturn(failedRelease("given-back")).willCallRealMethod()
 			.given(this.store)
 			.release(anyString(), anyString());
-		this.engine.releaseInBackground("given-back", token);
+		this.engine.releaseInBackground(new LockEntry("given-back", this.engine.writes), token);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.store.isLocked("given-back"));
 		then(this.store).should(times(2)).release("given-back", token);
 	}
@@ -68,7 +68,9 @@ class BackgroundReleaseRetryTests {
 	void givesUpAfterTheLastRetryAndTheLockExpiresWithItsLease() {
 		String token = grant("stuck");
 		willReturn(failedRelease("stuck")).given(this.store).release(anyString(), anyString());
-		CompletableFuture<Boolean> release = this.engine.releaseInBackground("stuck", token).toCompletableFuture();
+		CompletableFuture<Boolean> release = this.engine
+			.releaseInBackground(new LockEntry("stuck", this.engine.writes), token)
+			.toCompletableFuture();
 		await().atMost(Duration.ofSeconds(15)).until(release::isDone);
 		assertThat(release).isCompletedExceptionally();
 		then(this.store).should(times(1 + LockEngine.BACKGROUND_RELEASE_RETRIES.size())).release("stuck", token);

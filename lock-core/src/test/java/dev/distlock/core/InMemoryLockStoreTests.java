@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.distlock.LockBackendException;
 import dev.distlock.core.InMemoryLockStore.PausedReplies;
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Capability;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link InMemoryLockStore}'s own controls: its capabilities and the pause of
- * its replies.
+ * Tests for {@link InMemoryLockStore}'s own controls: its extensions and the pause of its
+ * replies.
  *
  * @author distlock
  */
@@ -46,8 +45,10 @@ class InMemoryLockStoreTests {
 	private final InMemoryLockStore store = new InMemoryLockStore();
 
 	@Test
-	void declaresEveryCapability() {
-		assertThat(this.store.capabilities()).containsExactlyInAnyOrder(Capability.values());
+	void implementsEveryExtension() {
+		assertThat(List.of(ReadLockExtension.class, FairQueueExtension.class, WakeOneExtension.class,
+				HandOverExtension.class, SeveralKeysExtension.class, InspectionExtension.class))
+			.allSatisfy((type) -> assertThat(this.store.extension(type)).isSameAs(this.store));
 	}
 
 	@Test
