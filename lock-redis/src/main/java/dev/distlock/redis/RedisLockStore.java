@@ -17,10 +17,8 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -33,7 +31,13 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.ReadLockExtension;
+import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.core.WakeOneExtension;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -73,7 +77,8 @@ import org.springframework.util.ClassUtils;
  * @author distlock
  * @since 0.1.0
  */
-public final class RedisLockStore implements LockStore {
+public final class RedisLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private static final Log logger = LogFactory.getLog(RedisLockStore.class);
 
@@ -195,11 +200,6 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	@Override
-	public Set<Capability> capabilities() {
-		return EnumSet.allOf(Capability.class);
-	}
-
-	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		LockKeys keys = keys(key);
 		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease, listensToEveryRelease(key)));
@@ -244,6 +244,16 @@ public final class RedisLockStore implements LockStore {
 		return publishing(keys, (publish) -> this.commands.leave(keys, waiter, publish)).thenApply((left) -> null);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script drops a registration of a waiting client and a place in the fair queue.
+	 */
+	@Override
+	public CompletionStage<Void> leaveFairQueue(String key, String token) {
+		return leave(key, token);
+	}
+
 	@Override
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		List<LockKeys> lockKeys;
@@ -284,6 +294,32 @@ public final class RedisLockStore implements LockStore {
 		return this.commands.isOwner(keys(key), token);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Tokens are unique per acquisition, so one owner-checked script serves a writer and
+	 * a reader: it finds the token where it is stored.
+	 */
+	@Override
+	public CompletionStage<Boolean> releaseRead(String key, String token) {
+		return release(key, token);
+	}
+
+	@Override
+	public CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
+		return expireAfter(key, token, remaining);
+	}
+
+	@Override
+	public CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
+		return renew(renewals, lease);
+	}
+
+	@Override
+	public CompletionStage<Boolean> isReadOwner(String key, String token) {
+		return isOwner(key, token);
+	}
+
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
 		return new SlotRenewal(this.commands, renewals, lease, isCluster(), this::keys).run();
@@ -311,7 +347,7 @@ public final class RedisLockStore implements LockStore {
 	}
 
 	@Override
-	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return subscribe(key, token, (message) -> listener.accept(ChannelListeners.fairGrant(message, token)));
 	}
 

@@ -17,9 +17,6 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -29,7 +26,15 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockReplicationException;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.ForwardingLockStore;
+import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.LockStoreExtension;
+import dev.distlock.core.ReadLockExtension;
+import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.core.WakeOneExtension;
 import dev.distlock.core.Stages;
 import org.jspecify.annotations.Nullable;
 
@@ -48,24 +53,22 @@ import org.springframework.util.ClassUtils;
  * the application's shared connection. When too few replicas acknowledged in time, the
  * grant is released and the stage fails with {@link LockReplicationException}.
  * <p>
- * Only plain write locks are acknowledged: this store declares no
- * {@link Capability#FAIR_LOCKS fair locks} (a release grants them to the next waiter
- * directly), no {@link Capability#READ_LOCKS read locks}, no {@link Capability#WAKE_ONE
- * wake-one} registration and no {@link Capability#HAND_OVER cohort hand-over} (the next
- * holder's grant would have to wait for replicas too) and no
- * {@link Capability#ACQUIRE_ALL several keys in one step} (each grant waits for its
- * replicas), so the client refuses fair and read locks before any request and takes
- * several keys one by one.
+ * Only plain write locks are acknowledged: of the wrapped store's extensions this store
+ * offers only {@link InspectionExtension inspection}. It has no {@link FairQueueExtension
+ * fair queue} (a release grants a fair lock to the next waiter directly), no
+ * {@link ReadLockExtension read locks}, no {@link WakeOneExtension wake-one}
+ * registration, no {@link HandOverExtension hand-over} (the next holder's grant would
+ * have to wait for replicas too) and no {@link SeveralKeysExtension several keys in one
+ * step} (each grant waits for its replicas), so the client refuses fair and read locks
+ * before any request and takes several keys one by one.
  *
  * @author distlock
  * @since 0.1.0
  */
-public final class ReplicaAcknowledgingLockStore implements LockStore {
+public final class ReplicaAcknowledgingLockStore extends ForwardingLockStore {
 
 	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
 			ReplicaAcknowledgingLockStore.class.getClassLoader());
-
-	private static final Set<Capability> CAPABILITIES = EnumSet.of(Capability.INSPECT, Capability.FORCE_RELEASE);
 
 	private final RedisLockStore store;
 
@@ -86,7 +89,7 @@ public final class ReplicaAcknowledgingLockStore implements LockStore {
 	 * {@link LettuceConnectionFactory}
 	 */
 	public ReplicaAcknowledgingLockStore(RedisLockStore store, ReplicaAcknowledgement acknowledgement) {
-		Assert.notNull(store, "'store' must not be null");
+		super(store);
 		Assert.notNull(acknowledgement, "'acknowledgement' must not be null");
 		Assert.isTrue(acknowledgement.isEnabled(), "'acknowledgement' must require at least one replica");
 		Assert
@@ -122,11 +125,14 @@ public final class ReplicaAcknowledgingLockStore implements LockStore {
 		return this.store;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Only {@link InspectionExtension}: no other extension waits for replicas.
+	 */
 	@Override
-	public Set<Capability> capabilities() {
-		EnumSet<Capability> offered = EnumSet.copyOf(CAPABILITIES);
-		offered.retainAll(this.store.capabilities());
-		return offered;
+	public <E extends LockStoreExtension> @Nullable E extension(Class<E> type) {
+		return (type == InspectionExtension.class) ? super.extension(type) : null;
 	}
 
 	@Override
@@ -164,70 +170,11 @@ public final class ReplicaAcknowledgingLockStore implements LockStore {
 		return (cause instanceof LockBackendException) ? cause : new LockBackendException(key, "acquire", cause);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * @throws UnsupportedOperationException always: read grants are not acknowledged by
-	 * replicas
-	 */
-	@Override
-	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-		throw new UnsupportedOperationException("Read locks are not acknowledged by replicas; lock '" + key
-				+ "' cannot be read-locked while distlock.replication.min-replicas is set");
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * @throws UnsupportedOperationException always: a release grants a fair lock to the
-	 * next waiter directly, without waiting for replicas
-	 */
-	@Override
-	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
-			@Nullable Duration grantTimeout) {
-		throw new UnsupportedOperationException("Fair lock '" + key
-				+ "' cannot wait for replicas to acknowledge its grants: a release grants a fair lock "
-				+ "to the next waiter directly; use a non-fair lock or turn distlock.replication.min-replicas off");
-	}
-
-	@Override
-	public CompletionStage<Boolean> release(String key, String token) {
-		return this.store.release(key, token);
-	}
-
-	@Override
-	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return this.store.expireAfter(key, token, remaining);
-	}
-
-	@Override
-	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return this.store.renew(renewals, lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> isOwner(String key, String token) {
-		return this.store.isOwner(key, token);
-	}
-
-	@Override
-	public Subscription onRelease(String key, Runnable listener) {
-		return this.store.onRelease(key, listener);
-	}
-
-	@Override
-	public CompletionStage<KeyState> inspect(String key) {
-		return this.store.inspect(key);
-	}
-
-	@Override
-	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return this.store.forceRelease(key);
-	}
-
 	@Override
 	public void close() {
 		this.acquire.close();
 		this.connector.shutdown();
-		this.store.close();
+		super.close();
 	}
 
 }

@@ -17,8 +17,16 @@
 package dev.distlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.InspectionExtension;
+import dev.distlock.core.LockStoreExtension;
+import dev.distlock.core.ReadLockExtension;
+import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.core.WakeOneExtension;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -42,28 +50,28 @@ class ReplicaAcknowledgingLockStoreTests {
 	private static final ReplicaAcknowledgement ONE_REPLICA = new ReplicaAcknowledgement(1, Duration.ofSeconds(1));
 
 	@Test
-	void declaresNoFairReadWakeOneOrHandOverCapability() {
+	void offersInspectionAloneOfTheWrappedStoresExtensions() {
 		RedisLockStore plain = new RedisLockStore(template(new LettuceConnectionFactory()));
 		try (ReplicaAcknowledgingLockStore store = new ReplicaAcknowledgingLockStore(plain, ONE_REPLICA)) {
-			assertThat(plain.capabilities()).contains(Capability.FAIR_LOCKS, Capability.READ_LOCKS, Capability.WAKE_ONE,
-					Capability.HAND_OVER);
-			assertThat(store.capabilities())
-				.doesNotContain(Capability.FAIR_LOCKS, Capability.READ_LOCKS, Capability.WAKE_ONE, Capability.HAND_OVER,
-						Capability.ACQUIRE_ALL)
-				.containsExactlyInAnyOrder(Capability.INSPECT, Capability.FORCE_RELEASE);
+			List<Class<? extends LockStoreExtension>> notAcknowledged = List.of(FairQueueExtension.class,
+					ReadLockExtension.class, WakeOneExtension.class, HandOverExtension.class,
+					SeveralKeysExtension.class);
+			assertThat(notAcknowledged).allSatisfy((type) -> assertThat(plain.extension(type)).isNotNull());
+			assertThat(notAcknowledged).allSatisfy((type) -> assertThat(store.extension(type)).isNull());
+			assertThat(store.extension(InspectionExtension.class)).isSameAs(store);
 		}
 	}
 
 	@Test
-	void refusesFairAndReadLocksNamingTheProperty() {
+	void aClientOnItRefusesFairAndReadLocksNamingTheMissingExtension() {
 		RedisLockStore plain = new RedisLockStore(template(new LettuceConnectionFactory()));
-		try (ReplicaAcknowledgingLockStore store = new ReplicaAcknowledgingLockStore(plain, ONE_REPLICA)) {
+		try (DefaultLockClient client = new DefaultLockClient(new ReplicaAcknowledgingLockStore(plain, ONE_REPLICA))) {
 			assertThatExceptionOfType(UnsupportedOperationException.class)
-				.isThrownBy(() -> store.tryAcquireRead("key", "token", Duration.ofSeconds(1)))
-				.withMessageContaining("distlock.replication.min-replicas");
+				.isThrownBy(() -> client.readLocks().acquire("key", Duration.ZERO, null))
+				.withMessageContaining(ReadLockExtension.class.getName());
 			assertThatExceptionOfType(UnsupportedOperationException.class)
-				.isThrownBy(() -> store.tryAcquireFair("key", "token", Duration.ofSeconds(1), null))
-				.withMessageContaining("distlock.replication.min-replicas");
+				.isThrownBy(() -> client.fair().acquire("key", Duration.ZERO, null))
+				.withMessageContaining(FairQueueExtension.class.getName());
 		}
 	}
 
