@@ -19,9 +19,9 @@ package dev.distlock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when Redis could not be reached or did not answer within the command timeout
- * while acquiring, checking or releasing a lock. Acquisition fails closed: the protected
- * code did not run.
+ * Thrown when the lock store could not reach its backend, or got no answer within its
+ * command timeout, while acquiring, checking or releasing a lock. Acquisition fails
+ * closed: the protected code did not run.
  *
  * @author distlock
  * @since 0.1.0
@@ -32,10 +32,11 @@ public class LockBackendException extends DistributedLockException {
 	 * Create a new exception.
 	 * @param key the lock key
 	 * @param operation what was being done, for example {@code "acquire"}
-	 * @param cause the exception raised by the Redis client
+	 * @param cause the exception raised by the backend's client
 	 */
 	public LockBackendException(String key, String operation, Throwable cause) {
-		super(key, "Redis failed to " + operation + " lock '" + LogSafe.escape(key) + "': " + cause.getMessage(),
+		super(key,
+				"The lock store failed to " + operation + " lock '" + LogSafe.escape(key) + "': " + cause.getMessage(),
 				cause);
 	}
 

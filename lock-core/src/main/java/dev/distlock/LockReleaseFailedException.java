@@ -20,14 +20,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown by the {@code @DistributedLock} advice when the locked method returned normally
- * but Redis failed (was unreachable or timed out) while its lock was released. The method
- * ran to completion: its {@link #getResult() result} is kept here and, if a transaction
- * began inside the lock, that transaction has already {@link #isTransactionCommitted()
- * committed} (after the lock's ownership was confirmed just before the commit). The lock
- * is no longer renewed and expires with its lease.
+ * but the lock store failed (was unreachable or timed out) while its lock was released.
+ * The method ran to completion: its {@link #getResult() result} is kept here and, if a
+ * transaction began inside the lock, that transaction has already
+ * {@link #isTransactionCommitted() committed} (after the lock's ownership was confirmed
+ * just before the commit). The lock is no longer renewed and expires with its lease.
  * <p>
- * Compare a plain {@link LockBackendException} from a locked method: Redis failed before
- * the method ran, or before its transaction committed, which then rolled back.
+ * Compare a plain {@link LockBackendException} from a locked method: the store failed
+ * before the method ran, or before its transaction committed, which then rolled back.
  *
  * @author distlock
  * @since 0.1.0

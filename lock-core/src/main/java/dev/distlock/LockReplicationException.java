@@ -19,11 +19,11 @@ package dev.distlock;
 import java.time.Duration;
 
 /**
- * Thrown when Redis granted a lock but fewer replicas than required acknowledged the
- * grant within the replication timeout ({@code distlock.replication.*}). The grant was
- * released again (owner-checked), so the lock is not held and the protected code did not
- * run. A {@link LockBackendException}: the acquisition fails closed, as it does when
- * Redis cannot be reached.
+ * Thrown when a store's master granted a lock but fewer replicas than required
+ * acknowledged the grant within the replication timeout ({@code distlock.replication.*}).
+ * The grant was released again (owner-checked), so the lock is not held and the protected
+ * code did not run. A {@link LockBackendException}: the acquisition fails closed, as it
+ * does when the store cannot be reached.
  *
  * @author distlock
  * @since 0.1.0

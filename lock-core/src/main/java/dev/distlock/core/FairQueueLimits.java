@@ -17,8 +17,8 @@
 package dev.distlock.core;
 
 /**
- * The bound on the work one step of a fair queue does, one figure for every store (the
- * Redis scripts receive it as an argument, the in-memory store reads it here).
+ * The bound on the work one step of a fair queue does, one figure for every store (the a
+ * store's scripts receive it as an argument, the in-memory store reads it here).
  * <p>
  * A waiter that leaves the queue is removed at once; one that disappears without leaving
  * (a crashed client) stays in the queue until its alive time runs out and is then dropped

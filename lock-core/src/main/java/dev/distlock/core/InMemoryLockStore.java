@@ -42,12 +42,12 @@ import org.jspecify.annotations.Nullable;
  * It behaves like a distributed store: leases expire on time, operations are
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
- * live fair waiter directly, else by waking one registered waiting client), as the Redis
- * store ({@code dev.distlock.redis.RedisLockStore}) does. It implements every
- * {@link LockStoreExtension}. Tests can also make it unreachable
- * ({@link #setUnreachable(boolean)}), expire a key early ({@link #expire(String)}), give
- * a key to a foreign owner ({@link #takeOver(String, String)}) and hold the replies of
- * its requests ({@link #pauseReplies()}). {@code dev.distlock.test.InMemoryLocks} in
+ * live fair waiter directly, else by waking one registered waiting client), as a
+ * distributed store does. It implements every {@link LockStoreExtension}. Tests can also
+ * make it unreachable ({@link #setUnreachable(boolean)}), expire a key early
+ * ({@link #expire(String)}), give a key to a foreign owner
+ * ({@link #takeOver(String, String)}) and hold the replies of its requests
+ * ({@link #pauseReplies()}). {@code dev.distlock.test.InMemoryLocks} in
  * {@code lock-spring-boot-test} puts the lock client on it.
  * <p>
  * Every operation runs on the calling thread; its stage is complete when the method
@@ -490,8 +490,8 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	/**
-	 * Hand a free lock off, the release-time hand-off of the Redis scripts' handOff (not
-	 * the cohort hand-over): grant it to the first live fair waiter, dropping at most
+	 * Hand a free lock off, the release-time hand-off of a distributed store (not the
+	 * cohort hand-over): grant it to the first live fair waiter, dropping at most
 	 * {@code budget} gone waiters from the head of the queue, else pick the registered
 	 * client whose registration is oldest.
 	 * @return the notification: of the fair waiter with its grant, of the waiter to wake,

@@ -53,7 +53,7 @@ public interface LockClient extends AutoCloseable {
 	String UNNAMED = "unnamed";
 
 	/**
-	 * Return a handle for the given key. Obtaining a handle does not talk to Redis.
+	 * Return a handle for the given key. Obtaining a handle does not talk to the store.
 	 * @param key the lock key, not blank
 	 * @return the lock handle
 	 * @throws IllegalArgumentException if the key is blank
@@ -139,8 +139,8 @@ public interface LockClient extends AutoCloseable {
 	/**
 	 * Acquire the locks on every key, all or nothing, blocking the calling thread for at
 	 * most {@code waitTime}. Duplicates count once, and keys are locked in their natural
-	 * order, so callers with overlapping sets cannot deadlock; where the store can (for
-	 * Redis: keys in one hash slot) all of them are taken in one atomic step.
+	 * order, so callers with overlapping sets cannot deadlock; where the store can (a
+	 * {@link SeveralKeysExtension}) all of them are taken in one atomic step.
 	 * @param keys the lock keys, not empty, none blank
 	 * @param waitTime how long to wait for all of them
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease

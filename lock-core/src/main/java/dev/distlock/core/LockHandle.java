@@ -28,14 +28,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * A distributed lock on one key, with {@link java.util.concurrent.locks.ReentrantLock}
  * semantics per thread: the thread that locks must unlock, and may lock again while
- * holding it without another Redis round trip.
+ * holding it without another store round trip.
  * <p>
  * Handles are cheap views; every handle a {@link LockClient} returns for the same key
  * shares one ownership state, so nested code may obtain its own handle and re-enter.
  * Methods of {@link Lock} without a lease argument use the watchdog lease of the client,
  * renewed while held. {@link #newCondition()} is not supported.
  * <p>
- * Redis failures surface as {@link LockBackendException}: acquisition fails closed.
+ * Store failures surface as {@link LockBackendException}: acquisition fails closed.
  *
  * @author distlock
  * @since 0.1.0
@@ -59,10 +59,10 @@ public interface LockHandle extends Lock {
 
 	/**
 	 * Acquire the lock with a fixed lease that is never renewed, waiting at most
-	 * {@code waitTime}. Redis releases the lock when the lease ends even if the holder
-	 * has not unlocked. A re-entry keeps the lease of the first acquisition.
+	 * {@code waitTime}. The store releases the lock when the lease ends even if the
+	 * holder has not unlocked. A re-entry keeps the lease of the first acquisition.
 	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
-	 * @param leaseTime how long the lock lives in Redis unless unlocked earlier
+	 * @param leaseTime how long the lock lives in the store unless unlocked earlier
 	 * @return whether the lock was acquired
 	 * @throws InterruptedException if interrupted while waiting
 	 * @throws LockLostException if the calling thread re-enters a lock it has lost
@@ -86,12 +86,13 @@ public interface LockHandle extends Lock {
 	}
 
 	/**
-	 * Release one hold; the Redis key is removed when the hold count reaches zero.
+	 * Release one hold; the lock is released in the store when the hold count reaches
+	 * zero.
 	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
 	 * @throws LockLostException if the lease had been lost before this final release; the
 	 * key of any new owner is left untouched
-	 * @throws LockBackendException if Redis could not be reached; the lease then expires
-	 * by itself since it is no longer renewed
+	 * @throws LockBackendException if the store could not be reached; the lease then
+	 * expires by itself since it is no longer renewed
 	 */
 	@Override
 	void unlock();
@@ -104,7 +105,7 @@ public interface LockHandle extends Lock {
 	 * @param holdAtLeast the minimum time the lock stays taken
 	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
 	 * @throws LockLostException if the lease had been lost before this release
-	 * @throws LockBackendException if Redis could not be reached
+	 * @throws LockBackendException if the store could not be reached
 	 */
 	void unlock(Duration holdAtLeast);
 
@@ -123,19 +124,19 @@ public interface LockHandle extends Lock {
 
 	/**
 	 * Return the fencing token of the current hold: a number strictly greater than every
-	 * earlier grant of this key on the same Redis master. Pass it to the resource you
-	 * protect so that it can reject writes from a holder whose lease ran out.
+	 * earlier grant of this key in the same store. Pass it to the resource you protect so
+	 * that it can reject writes from a holder whose lease ran out.
 	 * @return the fencing token
 	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
 	 */
 	long fencingToken();
 
 	/**
-	 * Ask Redis whether the calling thread still owns this lock, for example just before
-	 * a transaction commits.
+	 * Ask the store whether the calling thread still owns this lock, for example just
+	 * before a transaction commits.
 	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
-	 * @throws LockLostException if Redis no longer records this holder as the owner
-	 * @throws LockBackendException if Redis could not be reached
+	 * @throws LockLostException if the store no longer records this holder as the owner
+	 * @throws LockBackendException if the store could not be reached
 	 */
 	void confirmOwnership();
 

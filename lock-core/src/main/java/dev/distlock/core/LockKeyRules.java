@@ -30,7 +30,7 @@ import org.springframework.util.StringUtils;
 
 /**
  * The rules every lock key and every set of keys must follow before any call reaches the
- * lock store: a key is not blank, is well-formed UTF-16 (no lone surrogate, which Redis
+ * lock store: a key is not blank, is well-formed UTF-16 (no lone surrogate, which a store
  * would store as {@code ?} while this JVM keeps two different keys) and has at most
  * {@code maxKeyLength} bytes of UTF-8; one call locks at most {@code maxKeys} distinct
  * keys. The {@code @DistributedLock} advice applies the same rules to evaluated keys.

@@ -110,8 +110,8 @@ public interface LockStore extends AutoCloseable {
 	CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease);
 
 	/**
-	 * Return whether {@code token} still owns the lock, asking the authoritative copy
-	 * (for Redis: the master, never a replica).
+	 * Return whether {@code token} still owns the lock, asking the authoritative copy (a
+	 * primary, never a replica).
 	 * @param key the lock key
 	 * @param token the owner token
 	 * @return whether the backend records {@code token} as the owner; failed with

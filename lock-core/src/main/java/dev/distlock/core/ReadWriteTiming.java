@@ -20,7 +20,7 @@ import java.time.Duration;
 
 /**
  * The timing of the writer-waiting mark of read-write locks, one figure each for every
- * store (the Redis scripts receive them as arguments, the in-memory store reads them
+ * store (a store's scripts receive them as arguments, the in-memory store reads them
  * here).
  * <p>
  * A writer refused by readers for the first time marks the key as pending and is told to

@@ -35,8 +35,7 @@ public interface SeveralKeysExtension extends LockStoreExtension {
 
 	/**
 	 * Take every lock in {@code keys} in one atomic step, all or nothing, if this store
-	 * can (for Redis: when the keys share a Cluster hash slot, which every key does on a
-	 * standalone or Sentinel-managed server).
+	 * can for these keys (a sharded backend may not, when they live on different shards).
 	 * @param keys the lock keys, distinct, in the order the client locks them
 	 * @param token the owner token to store under every key
 	 * @param lease how long the locks live unless renewed or released

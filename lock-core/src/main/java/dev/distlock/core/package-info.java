@@ -15,8 +15,9 @@
  */
 
 /**
- * The Redis lock engine: {@link dev.distlock.core.LockClient} hands out
- * {@link dev.distlock.core.LockHandle lock handles} backed by Redis.
+ * The lock engine: {@link dev.distlock.core.LockClient} hands out
+ * {@link dev.distlock.core.LockHandle lock handles} backed by a
+ * {@link dev.distlock.core.LockStore}, the SPI every backend implements.
  */
 @NullMarked
 package dev.distlock.core;

@@ -27,6 +27,7 @@ import java.util.concurrent.Executor;
 
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.Stages;
+import dev.distlock.core.StageTimeouts;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;

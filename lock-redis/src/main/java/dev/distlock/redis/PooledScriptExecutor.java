@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.core.StageTimeouts;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**

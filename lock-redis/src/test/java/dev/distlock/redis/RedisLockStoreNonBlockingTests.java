@@ -32,6 +32,7 @@ import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.Stages;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
+import dev.distlock.core.StageTimeouts;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.redis;
+package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.Iterator;
@@ -33,13 +33,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@value #TICK_MILLIS} ms while some are pending (dropping those completed, failing
  * those past their bound), and the ticking stops when none is left. A request thus costs
  * the scheduler thread no wake-up of its own, and a bound fires up to one tick late.
+ * <p>
+ * For store authors: the request bound of a store whose client applies none of its own
+ * (or one longer than the store's command timeout). {@link BlockingLockStore} bounds
+ * every operation with it. Completing a bounded stage on this thread runs the stage's
+ * dependent actions here, so they must not block.
  *
  * @author distlock
  * @since 0.1.0
  */
-final class StageTimeouts {
+public final class StageTimeouts {
 
-	static final long TICK_MILLIS = 10;
+	/**
+	 * How often the pending bounds are checked, in milliseconds.
+	 */
+	public static final long TICK_MILLIS = 10;
 
 	private static final ScheduledThreadPoolExecutor scheduler = createScheduler();
 
@@ -59,7 +67,7 @@ final class StageTimeouts {
 	 * @param what what the stage does, for the message
 	 * @return {@code stage}
 	 */
-	static <T> CompletableFuture<T> within(CompletableFuture<T> stage, Duration timeout, String what) {
+	public static <T> CompletableFuture<T> within(CompletableFuture<T> stage, Duration timeout, String what) {
 		if (stage.isDone()) {
 			return stage;
 		}
@@ -75,7 +83,7 @@ final class StageTimeouts {
 	 * scheduled: at most one, the tick.
 	 * @return the pending bounds and the scheduled tasks
 	 */
-	static int[] pendingAndScheduled() {
+	public static int[] pendingAndScheduled() {
 		return new int[] { pending.size(), scheduler.getQueue().size() };
 	}
 
@@ -104,7 +112,7 @@ final class StageTimeouts {
 
 	private static ScheduledThreadPoolExecutor createScheduler() {
 		return new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "distlock-redis-timeouts");
+			Thread thread = new Thread(task, "distlock-timeouts");
 			thread.setDaemon(true);
 			return thread;
 		});
@@ -117,7 +125,7 @@ final class StageTimeouts {
 
 		void expire() {
 			this.stage.completeExceptionally(new TimeoutException(
-					"Redis did not answer " + this.what + " within " + this.timeout.toMillis() + " ms"));
+					"The lock store did not answer " + this.what + " within " + this.timeout.toMillis() + " ms"));
 		}
 
 	}
