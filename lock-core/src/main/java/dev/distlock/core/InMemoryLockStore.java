@@ -428,6 +428,12 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 
 	private Attempt acquire(String key, String token, Duration lease) {
 		requireReachable(key, "acquire");
+		Grant current = live(key);
+		if (current != null && current.token.equals(token)) {
+			// A replay: the same grant again
+			this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+			return Attempt.granted(this.fences.getOrDefault(key, 0L));
+		}
 		Attempt busy = busyForWriter(key, token);
 		if (busy != null) {
 			return busy;

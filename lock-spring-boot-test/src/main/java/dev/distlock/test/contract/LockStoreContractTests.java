@@ -217,6 +217,26 @@ public abstract class LockStoreContractTests {
 	}
 
 	@Nested
+	@DisplayName("Store SPI: the required operations")
+	class StoreSpi extends StoreSpiContract {
+
+		StoreSpi() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Store SPI: the extensions")
+	class StoreExtensionSpi extends StoreExtensionSpiContract {
+
+		StoreExtensionSpi() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
 	@DisplayName("Exclusion, ownership and reentrancy")
 	class Exclusion extends ExclusionContract {
 
