@@ -161,6 +161,7 @@ abstract class CohortContract extends ContractGroup {
 
 	@Test
 	void cohortHandOffsDoNotStarveAWaiterInAnotherClient() throws Exception {
+		assumeSupports(HandOverExtension.class);
 		String key = uniqueKey("cohort-bound");
 		DefaultLockClient busyClient = newClient();
 		AtomicBoolean stop = new AtomicBoolean();
