@@ -35,7 +35,6 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -55,7 +54,9 @@ final class OnLockStoreCondition extends SpringBootCondition implements Configur
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
-		Assert.state(beanFactory != null, "@ConditionalOnLockStore needs a ConfigurableListableBeanFactory");
+		if (beanFactory == null) {
+			throw new IllegalStateException("@ConditionalOnLockStore needs a ConfigurableListableBeanFactory");
+		}
 		MergedAnnotation<ConditionalOnLockStore> annotation = metadata.getAnnotations()
 			.get(ConditionalOnLockStore.class);
 		Store store = annotation.getEnum("value", Store.class);
