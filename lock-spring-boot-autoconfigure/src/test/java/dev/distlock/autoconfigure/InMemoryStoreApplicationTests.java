@@ -18,6 +18,7 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,7 @@ import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -87,6 +89,20 @@ class InMemoryStoreApplicationTests {
 			assertThat(first.join()).isEqualTo("nightly");
 			assertThat(output.getOut().split(Pattern.quote("distlock.store is memory"), -1)).hasSize(2);
 		});
+	}
+
+	@Test
+	void startsLocksAndWarnsOnceWithoutRedisJarsOnTheClassPath(CapturedOutput output) throws Exception {
+		NoRedisClasspath classpath = new NoRedisClasspath();
+		assertThat(classpath.removed()).anyMatch((name) -> name.startsWith("lock-redis"))
+			.anyMatch((name) -> name.startsWith("spring-data-redis"))
+			.anyMatch((name) -> name.startsWith("lettuce-core"));
+		Map<String, String> outcome = classpath.call(InMemoryStoreApplication.class);
+		assertThat(outcome).containsExactly(entry("lock-redis", "absent"), entry("spring-data-redis", "absent"),
+				entry("lettuce", "absent"), entry("store", InMemoryLockStore.class.getName()),
+				entry("first call entered", "true"), entry("second call", "refused"),
+				entry("first call returned", "nightly"));
+		assertThat(output.getOut().split(Pattern.quote("distlock.store is memory"), -1)).hasSize(2);
 	}
 
 	@Test
