@@ -157,9 +157,11 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 				if (beanFactory instanceof ListableBeanFactory listable && BeanFactoryUtils
 					.beanNamesForTypeIncludingAncestors(listable, LockClient.class, true, false).length == 0) {
 					throw new IllegalStateException("@DistributedLock methods of " + targetClass.getName()
-							+ " need a LockClient bean, but there is none. distlock auto-configures one on the "
-							+ "application's StringRedisTemplate when there is exactly one (or a @Primary one) and "
-							+ "distlock.enabled is not false; otherwise define a LockClient bean.");
+							+ " need a LockClient bean, but there is none. distlock auto-configures one on the lock "
+							+ "store that distlock.store selects, or, unset, on the only store present: add "
+							+ "lock-spring-boot-starter for Redis (with one StringRedisTemplate, or a @Primary "
+							+ "one), set distlock.store=memory for locks within this JVM only, or define a "
+							+ "LockClient bean.");
 				}
 				return true;
 			};

@@ -261,7 +261,8 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.endpoint.show-keys")).containsExactly("never");
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
 		assertThat(defaultValue(json, "distlock.max-hold")).isEmpty();
-		assertThat(descriptions).hasSize(17).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.store")).isEmpty();
+		assertThat(descriptions).hasSize(18).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {
