@@ -21,6 +21,7 @@ import java.time.Duration;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockKeyRules;
+import dev.distlock.core.LockStore;
 import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.ClassFilter;
@@ -30,6 +31,7 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.core.Ordered;
@@ -53,7 +55,8 @@ import org.springframework.util.function.SingletonSupplier;
  * @author distlock
  * @since 0.1.0
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements ApplicationEventPublisherAware {
+public class DistributedLockAdvisor extends AbstractPointcutAdvisor
+		implements ApplicationEventPublisherAware, SmartInitializingSingleton {
 
 	/**
 	 * Default order: {@code Ordered.LOWEST_PRECEDENCE - 100}.
@@ -69,6 +72,10 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	 * Interceptor that locks around the call.
 	 */
 	private final DistributedLockInterceptor advice;
+
+	private final BeanFactory beanFactory;
+
+	private final LockOperationSource operations;
 
 	/**
 	 * Create an advisor.
@@ -105,11 +112,27 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 		LockKeyEvaluator evaluator = new LockKeyEvaluator(beanFactory, maxKeyLength, maxKeys);
 		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator,
 				replicaAcknowledgement);
+		this.beanFactory = beanFactory;
+		this.operations = operations;
 		this.pointcut = new LockedMethodPointcut(operations, beanFactory);
 		this.advice = new DistributedLockInterceptor(operations, evaluator,
 				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)),
 				() -> beanFactory.getBeanProvider(LockFailureHandler.class).getIfUnique());
 		setOrder(DEFAULT_ORDER);
+	}
+
+	/**
+	 * Once every singleton exists, refuse the locked methods that ask for what the
+	 * application's lock store cannot do (a fair or read lock from a store without them),
+	 * naming the method, the attribute and the store.
+	 * @throws IllegalStateException for the first such method
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		LockStore store = this.beanFactory.getBeanProvider(LockStore.class).getIfUnique();
+		if (store != null) {
+			StoreSupportCheck.check(this.operations.resolvedOperations(), store);
+		}
 	}
 
 	/**
