@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -60,7 +59,7 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public final class DefaultLockClient implements LockClient {
+public final class DefaultLockClient extends LockClientFacade {
 
 	private static final Log logger = LogFactory.getLog(DefaultLockClient.class);
 
@@ -277,16 +276,6 @@ public final class DefaultLockClient implements LockClient {
 		return this.engine.storeWaiterCount();
 	}
 
-	@Override
-	public LockHandle obtain(String key) {
-		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), UNNAMED);
-	}
-
-	@Override
-	public LockHandle obtain(String name, String key) {
-		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), Locks.requireName(name));
-	}
-
 	/**
 	 * Return the read locks of this client: the same methods, whose locks are shared read
 	 * locks on the key, excluded by this client's own (write) locks on that key and by
@@ -304,73 +293,31 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	@Override
-	public LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
-		return acquire(UNNAMED, key, waitTime, leaseTime);
+	Locks locks() {
+		return this.locks;
 	}
 
 	@Override
-	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException {
-		return acquireAll(name, List.of(this.locks.requireKey(key)), waitTime, leaseTime).get(0);
+	ThreadLocks threadLocks() {
+		return this.threadLocks;
 	}
 
 	@Override
-	public CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
-		return acquireAsync(UNNAMED, key, waitTime, leaseTime);
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Waiting holds no thread. Cancelling the returned future at any instant stops the
-	 * acquisition; a lock granted meanwhile is released at once.
-	 */
-	@Override
-	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		CompletableFuture<List<LockHold>> holds = acquireAllAsync(name, List.of(this.locks.requireKey(key)), waitTime,
-				leaseTime);
-		return Locks.single(holds);
-	}
-
-	@Override
-	public List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException {
-		return acquireAll(UNNAMED, keys, waitTime, leaseTime);
-	}
-
-	@Override
-	public List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) throws InterruptedException {
-		List<String> sorted = validate(name, keys, waitTime, leaseTime);
-		sorted.forEach(this.threadLocks::refuseUpgrade);
-		return this.locks.acquire(name, sorted, waitTime, leaseTime);
-	}
-
-	@Override
-	public CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return acquireAllAsync(UNNAMED, keys, waitTime, leaseTime);
-	}
-
-	@Override
-	public CompletableFuture<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		List<String> sorted = validate(name, keys, waitTime, leaseTime);
-		return this.locks.acquireAsync(name, sorted, waitTime, leaseTime);
-	}
-
-	private List<String> validate(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		Locks.requireName(name);
-		List<String> sorted = this.locks.sortedKeys(keys);
-		Locks.waitNanos(sorted.get(0), waitTime);
-		Locks.validateLease(sorted.get(0), leaseTime);
+	List<String> validate(String name, Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
+		List<String> sorted = validateCommon(name, keys, waitTime, leaseTime);
 		if (isFair() && this.engine.extensions.fairQueue() == null) {
 			throw new UnsupportedOperationException("Lock " + sorted + " cannot be taken fairly (fair = true): "
 					+ this.engine.extensions.unsupported(FairQueueExtension.class, "take a lock fairly"));
 		}
 		return sorted;
+	}
+
+	/**
+	 * A thread holding the read lock of a key through a handle is refused its write lock.
+	 */
+	@Override
+	void beforeBlocking(List<String> keys) {
+		keys.forEach(this.threadLocks::refuseUpgrade);
 	}
 
 	/**

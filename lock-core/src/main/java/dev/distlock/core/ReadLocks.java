@@ -19,8 +19,6 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * while the client's own locks are the write locks.
  * <ul>
  * <li>Readers do not queue locally: each asks the store
- * ({@link LockStore#tryAcquireRead}), so readers of one client overlap as readers of
- * different clients do. A refused reader waits for release notifications through the same
- * pipeline as a writer.</li>
+ * ({@link ReadLockExtension#tryAcquireRead}), so readers of one client overlap as readers
+ * of different clients do. A refused reader waits for release notifications through the
+ * same pipeline as a writer.</li>
  * <li>Read leases are renewed by the client's one watchdog, reported to its listener,
  * released at close, and found lost like write leases. Read grants carry fencing token
  * {@code 0}.</li>
@@ -45,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-final class ReadLocks implements LockClient {
+final class ReadLocks extends LockClientFacade {
 
 	private final Locks locks;
 
@@ -59,76 +57,19 @@ final class ReadLocks implements LockClient {
 		this.client = client;
 	}
 
+	@Override
 	ThreadLocks threadLocks() {
 		return this.threadLocks;
 	}
 
 	@Override
-	public LockHandle obtain(String key) {
-		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), UNNAMED);
+	Locks locks() {
+		return this.locks;
 	}
 
 	@Override
-	public LockHandle obtain(String name, String key) {
-		return new ThreadLockHandle(this.threadLocks, this.locks.requireKey(key), Locks.requireName(name));
-	}
-
-	@Override
-	public LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
-		return acquire(UNNAMED, key, waitTime, leaseTime);
-	}
-
-	@Override
-	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException {
-		return acquireAll(name, List.of(this.locks.requireKey(key)), waitTime, leaseTime).get(0);
-	}
-
-	@Override
-	public CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
-		return acquireAsync(UNNAMED, key, waitTime, leaseTime);
-	}
-
-	@Override
-	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return Locks.single(acquireAllAsync(name, List.of(this.locks.requireKey(key)), waitTime, leaseTime));
-	}
-
-	@Override
-	public List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException {
-		return acquireAll(UNNAMED, keys, waitTime, leaseTime);
-	}
-
-	/**
-	 * Take the read lock of every key, one by one in key order, within one wait time; all
-	 * or nothing.
-	 */
-	@Override
-	public List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) throws InterruptedException {
-		return this.locks.acquire(name, validate(name, keys, waitTime, leaseTime), waitTime, leaseTime);
-	}
-
-	@Override
-	public CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return acquireAllAsync(UNNAMED, keys, waitTime, leaseTime);
-	}
-
-	@Override
-	public CompletableFuture<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return this.locks.acquireAsync(name, validate(name, keys, waitTime, leaseTime), waitTime, leaseTime);
-	}
-
-	private List<String> validate(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		Locks.requireName(name);
-		List<String> sorted = this.locks.sortedKeys(keys);
-		Locks.waitNanos(sorted.get(0), waitTime);
-		Locks.validateLease(sorted.get(0), leaseTime);
+	List<String> validate(String name, Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
+		List<String> sorted = validateCommon(name, keys, waitTime, leaseTime);
 		if (this.locks.engine.extensions.readLocks() == null) {
 			throw new UnsupportedOperationException("Lock " + sorted + " cannot be read-locked (mode = READ): "
 					+ this.locks.engine.extensions.unsupported(ReadLockExtension.class, "read-lock"));
