@@ -234,6 +234,9 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		return this.commands.handOver(keys(key), token, nextToken, lease);
 	}
@@ -255,6 +258,9 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		List<LockKeys> lockKeys;
 		try {
@@ -331,6 +337,9 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		LockKeys keys = keys(key);
 		return this.<@Nullable String>publishing(keys, (publish) -> this.inspection.forceRelease(keys, publish));
@@ -347,6 +356,9 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return subscribe(key, token, (message) -> listener.accept(ChannelListeners.fairGrant(message, token)));
 	}

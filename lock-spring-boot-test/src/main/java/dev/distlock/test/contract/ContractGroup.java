@@ -33,6 +33,7 @@ import dev.distlock.core.LockStore;
 import dev.distlock.core.FairQueueExtension;
 import dev.distlock.core.LockStoreExtension;
 import org.awaitility.core.ConditionFactory;
+import org.opentest4j.TestAbortedException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -95,7 +96,9 @@ abstract class ContractGroup {
 	 */
 	static <E extends LockStoreExtension> E extensionOf(LockStore store, Class<E> type) {
 		E extension = store.extension(type);
-		assumeTrue(extension != null, () -> "the store does not implement " + type.getSimpleName());
+		if (extension == null) {
+			throw new TestAbortedException("the store does not implement " + type.getSimpleName());
+		}
 		return extension;
 	}
 

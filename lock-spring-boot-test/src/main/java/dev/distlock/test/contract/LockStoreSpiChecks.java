@@ -36,6 +36,7 @@ import dev.distlock.core.ReadLockExtension;
 import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.core.WakeOneExtension;
 import org.jspecify.annotations.Nullable;
+import org.opentest4j.TestAbortedException;
 
 import org.springframework.util.Assert;
 
@@ -373,7 +374,9 @@ public final class LockStoreSpiChecks {
 
 	private static <E extends LockStoreExtension> E extension(LockStore store, Class<E> type) {
 		E extension = store.extension(type);
-		assumeTrue(extension != null, () -> "the store does not implement " + type.getSimpleName());
+		if (extension == null) {
+			throw new TestAbortedException("the store does not implement " + type.getSimpleName());
+		}
 		return extension;
 	}
 
