@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockKeyRules;
+import dev.distlock.core.LockStore;
 import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.ClassFilter;
@@ -32,6 +33,7 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.core.Ordered;
@@ -55,7 +57,8 @@ import org.springframework.util.function.SingletonSupplier;
  * @author distlock
  * @since 0.1.0
  */
-public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements ApplicationEventPublisherAware {
+public class DistributedLockAdvisor extends AbstractPointcutAdvisor
+		implements ApplicationEventPublisherAware, SmartInitializingSingleton {
 
 	/**
 	 * Default order: {@code Ordered.LOWEST_PRECEDENCE - 100}.
@@ -71,6 +74,10 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	 * Interceptor that locks around the call.
 	 */
 	private final DistributedLockInterceptor advice;
+
+	private final BeanFactory beanFactory;
+
+	private final LockOperationSource operations;
 
 	/**
 	 * Create an advisor.
@@ -107,6 +114,8 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 		LockKeyEvaluator evaluator = new LockKeyEvaluator(beanFactory, maxKeyLength, maxKeys);
 		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator,
 				replicaAcknowledgement);
+		this.beanFactory = beanFactory;
+		this.operations = operations;
 		this.pointcut = new LockedMethodPointcut(operations, beanFactory);
 		this.advice = new DistributedLockInterceptor(operations, evaluator,
 				SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)),
@@ -160,6 +169,20 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 	}
 
 	/**
+	 * Once every singleton exists, refuse the locked methods that ask for what the
+	 * application's lock store cannot do (a fair or read lock from a store without them),
+	 * naming the method, the attribute and the store.
+	 * @throws IllegalStateException for the first such method
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		LockStore store = this.beanFactory.getBeanProvider(LockStore.class).getIfUnique();
+		if (store != null) {
+			StoreSupportCheck.check(this.operations.resolvedOperations(), store);
+		}
+	}
+
+	/**
 	 * Set the publisher of the {@link LockReleaseFailedEvent}s of the advice.
 	 * @param applicationEventPublisher the publisher
 	 */
@@ -204,9 +227,11 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements A
 				if (beanFactory instanceof ListableBeanFactory listable && BeanFactoryUtils
 					.beanNamesForTypeIncludingAncestors(listable, LockClient.class, true, false).length == 0) {
 					throw new IllegalStateException("@DistributedLock methods of " + targetClass.getName()
-							+ " need a LockClient bean, but there is none. distlock auto-configures one on the "
-							+ "application's StringRedisTemplate when there is exactly one (or a @Primary one) and "
-							+ "distlock.enabled is not false; otherwise define a LockClient bean.");
+							+ " need a LockClient bean, but there is none. distlock auto-configures one on the lock "
+							+ "store that distlock.store selects, or, unset, on the only store present: add "
+							+ "lock-spring-boot-starter for Redis (with one StringRedisTemplate, or a @Primary "
+							+ "one), set distlock.store=memory for locks within this JVM only, or define a "
+							+ "LockClient bean.");
 				}
 				return true;
 			};

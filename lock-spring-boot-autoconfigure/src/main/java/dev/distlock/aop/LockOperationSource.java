@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.DateTimeException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -108,6 +109,14 @@ final class LockOperationSource {
 			.selectMethods(userClass,
 					(MethodIntrospector.MetadataLookup<LockOperation>) (method) -> getOperation(method, userClass))
 			.isEmpty();
+	}
+
+	/**
+	 * Return the lock operations resolved so far: those of every bean class matched.
+	 * @return the operations
+	 */
+	Collection<LockOperation> resolvedOperations() {
+		return this.operations.values().stream().flatMap(Optional::stream).toList();
 	}
 
 	/**

@@ -18,11 +18,9 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.redis.ReplicaAcknowledgement;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -103,6 +101,12 @@ public class DistlockProperties {
 	 */
 	private @Nullable Duration maxHold;
 
+	/**
+	 * Lock store to use. Unset, the only store whose module and connection are present;
+	 * memory (locks within one JVM only) is never chosen unless set.
+	 */
+	private @Nullable Store store;
+
 	private final Aspect aspect = new Aspect();
 
 	private final Async async = new Async();
@@ -143,6 +147,22 @@ public class DistlockProperties {
 	 */
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
+	}
+
+	/**
+	 * Return the lock store to use.
+	 * @return the lock store, or {@code null} for the only one present
+	 */
+	public @Nullable Store getStore() {
+		return this.store;
+	}
+
+	/**
+	 * Set the lock store to use.
+	 * @param store the lock store, or {@code null} for the only one present
+	 */
+	public void setStore(@Nullable Store store) {
+		this.store = store;
 	}
 
 	/**
@@ -389,15 +409,6 @@ public class DistlockProperties {
 			this.timeout = timeout;
 		}
 
-		/**
-		 * Return the replica acknowledgement these properties describe.
-		 * @return the replica acknowledgement
-		 */
-		public ReplicaAcknowledgement toAcknowledgement() {
-			return PropertyErrors.named(() -> new ReplicaAcknowledgement(this.minReplicas, this.timeout),
-					Map.of("timeout", "distlock.replication.timeout"));
-		}
-
 	}
 
 	/**
@@ -565,6 +576,34 @@ public class DistlockProperties {
 		public void setForceRelease(boolean forceRelease) {
 			this.forceRelease = forceRelease;
 		}
+
+	}
+
+	/**
+	 * The lock stores {@code distlock.store} can select.
+	 */
+	public enum Store {
+
+		/**
+		 * Redis, with {@code lock-redis} and the application's
+		 * {@code StringRedisTemplate}.
+		 */
+		REDIS,
+
+		/**
+		 * A relational database (planned: no store module yet).
+		 */
+		JDBC,
+
+		/**
+		 * ZooKeeper (planned: no store module yet).
+		 */
+		ZOOKEEPER,
+
+		/**
+		 * In memory: locks within this JVM only, never between application instances.
+		 */
+		MEMORY
 
 	}
 

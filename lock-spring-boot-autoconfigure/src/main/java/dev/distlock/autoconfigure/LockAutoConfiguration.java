@@ -20,38 +20,41 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockStore;
-import dev.distlock.redis.RedisLockStore;
-import dev.distlock.redis.ReplicaAcknowledgement;
-import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} of a {@link LockClient} on a {@link LockStore}, by default a
- * {@link RedisLockStore} on the application's {@link StringRedisTemplate} (wrapped in a
- * {@link ReplicaAcknowledgingLockStore} when {@code distlock.replication.min-replicas} is
- * set). Runs after Spring Boot's Redis auto-configuration (Spring Boot 3.5 and 4.x),
- * backs off when the application defines its own {@link LockStore} or {@link LockClient},
- * and is off with {@code distlock.enabled=false}.
+ * Auto-configuration} of a {@link LockClient} on a {@link LockStore}: the one
+ * {@code distlock.store} selects ({@code redis}, {@code memory}), or, with the property
+ * unset, the only store whose module and connection are present (today Redis:
+ * {@code lock-redis} and a single {@code StringRedisTemplate}). The in-memory store is
+ * never chosen implicitly. Startup fails when the selected store is not available, or
+ * when several stores are present and the property is unset. Runs after Spring Boot's
+ * Redis auto-configuration (Spring Boot 3.5 and 4.x), backs off when the application
+ * defines its own {@link LockStore} or {@link LockClient}, and is off with
+ * {@code distlock.enabled=false}.
  *
  * @author distlock
  * @since 0.1.0
+ * @see ConditionalOnLockStore
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
-@ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
+@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class })
 public final class LockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
@@ -63,18 +66,29 @@ public final class LockAutoConfiguration {
 				LockClientListener.composite(listeners.orderedStream().toList()));
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingBean({ LockStore.class, LockClient.class })
-	@ConditionalOnSingleCandidate(StringRedisTemplate.class)
-	static class RedisLockStoreConfiguration {
+	@Bean
+	static LockStoreSelectionCheck distlockStoreSelectionCheck(Environment environment) {
+		return new LockStoreSelectionCheck(environment);
+	}
 
-		@Bean(destroyMethod = "close")
-		LockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
-			return PropertyErrors.named(() -> {
-				RedisLockStore store = new RedisLockStore(redisTemplate, properties.getKeyPrefix());
-				ReplicaAcknowledgement acknowledgement = properties.getReplication().toAcknowledgement();
-				return acknowledgement.isEnabled() ? new ReplicaAcknowledgingLockStore(store, acknowledgement) : store;
-			});
+	/**
+	 * Fails startup, once every store configuration was evaluated, when the selection
+	 * does not name one store. Skipped when running from AOT-generated code, whose
+	 * processing made the check.
+	 */
+	static final class LockStoreSelectionCheck implements BeanFactoryPostProcessor {
+
+		private final Environment environment;
+
+		LockStoreSelectionCheck(Environment environment) {
+			this.environment = environment;
+		}
+
+		@Override
+		public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+			if (!AotDetector.useGeneratedArtifacts()) {
+				LockStoreSelection.get(beanFactory).check(LockStoreSelection.selected(this.environment));
+			}
 		}
 
 	}

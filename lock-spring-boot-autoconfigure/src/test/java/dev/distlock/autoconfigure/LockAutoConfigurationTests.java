@@ -263,7 +263,8 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.max-hold")).isEmpty();
 		assertThat(defaultValue(json, "distlock.async.executor")).isEmpty();
 		assertThat(defaultValue(json, "distlock.reactive.hold-after-cancel")).containsExactly("30s");
-		assertThat(descriptions).hasSize(19).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.store")).isEmpty();
+		assertThat(descriptions).hasSize(20).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

@@ -16,9 +16,21 @@
 
 package dev.distlock.autoconfigure;
 
+import java.util.List;
+
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.annotation.LockMode;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.ForwardingLockStore;
+import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.InMemoryLockStore;
+import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.LockStoreExtension;
+import dev.distlock.core.ReadLockExtension;
+import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.core.WakeOneExtension;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,8 +58,7 @@ class LockStartupValidationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class,
-				LockDisabledAutoConfiguration.class))
-		.withBean(LockStore.class, () -> mock(LockStore.class));
+				LockDisabledAutoConfiguration.class));
 
 	@Test
 	void failsWithTheNameOfAnInvalidWatchdogLease() {
@@ -86,7 +97,7 @@ class LockStartupValidationTests {
 
 	@Test
 	void failsStartupForAFairLockWithReplicaAcknowledgement() {
-		this.contextRunner.withPropertyValues("distlock.replication.min-replicas=1")
+		onAMockStore().withPropertyValues("distlock.replication.min-replicas=1")
 			.withBean(FairService.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
@@ -97,7 +108,7 @@ class LockStartupValidationTests {
 
 	@Test
 	void failsStartupForAReadLockWithReplicaAcknowledgement() {
-		this.contextRunner.withPropertyValues("distlock.replication.min-replicas=1")
+		onAMockStore().withPropertyValues("distlock.replication.min-replicas=1")
 			.withBean(ReadService.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
@@ -108,14 +119,62 @@ class LockStartupValidationTests {
 
 	@Test
 	void startsWithFairAndReadLocksWithoutReplicaAcknowledgement() {
-		this.contextRunner.withBean(FairService.class)
+		this.contextRunner.withBean(LockStore.class, InMemoryLockStore::new)
+			.withBean(FairService.class)
 			.withBean(ReadService.class)
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
+	void failsStartupForAFairLockOnAStoreWithoutAFairQueue() {
+		this.contextRunner.withBean(LockStore.class, () -> without(FairQueueExtension.class))
+			.withBean(FairService.class)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("@DistributedLock(fair = true)")
+				.hasMessageContaining("FairService.place")
+				.hasMessageContaining(StoreWithout.class.getName())
+				.hasMessageContaining(FairQueueExtension.class.getName()));
+	}
+
+	@Test
+	void failsStartupForAReadLockOnAStoreWithoutReadLocks() {
+		this.contextRunner.withBean(LockStore.class, () -> without(ReadLockExtension.class))
+			.withBean(ReadService.class)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("@DistributedLock(mode = READ)")
+				.hasMessageContaining("ReadService.read")
+				.hasMessageContaining(StoreWithout.class.getName())
+				.hasMessageContaining(ReadLockExtension.class.getName()));
+	}
+
+	@Test
+	void startsWithAWriteLockOnAStoreWithoutAnyExtension() {
+		this.contextRunner
+			.withBean(LockStore.class,
+					() -> without(ReadLockExtension.class, FairQueueExtension.class, WakeOneExtension.class,
+							HandOverExtension.class, SeveralKeysExtension.class, InspectionExtension.class))
+			.withBean(WriteService.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	/**
+	 * Return the runner with a mocked store, which has no extension: for the cases whose
+	 * locked methods the store is not asked about.
+	 */
+	private ApplicationContextRunner onAMockStore() {
+		return this.contextRunner.withBean(LockStore.class, () -> mock(LockStore.class));
+	}
+
+	@SafeVarargs
+	private static LockStore without(Class<? extends LockStoreExtension>... missing) {
+		return new StoreWithout(List.of(missing));
+	}
+
+	@Test
 	void failsStartupForHoldAtLeastLongerThanTheFixedLease() {
-		this.contextRunner.withBean(HoldTooLongService.class)
+		onAMockStore().withBean(HoldTooLongService.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("holdAtLeast = \"5s\"")
@@ -124,7 +183,7 @@ class LockStartupValidationTests {
 
 	@Test
 	void warnsAtStartupWhenDisabledWhileMethodsAreLocked(CapturedOutput output) {
-		this.contextRunner.withPropertyValues("distlock.enabled=false").withBean(FairService.class).run((context) -> {
+		onAMockStore().withPropertyValues("distlock.enabled=false").withBean(FairService.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output).contains("distlock.enabled=false, so 1 @DistributedLock method(s) run without any lock")
 				.contains("FairService.place");
@@ -133,19 +192,20 @@ class LockStartupValidationTests {
 
 	@Test
 	void doesNotWarnWhenDisabledWithoutLockedMethods(CapturedOutput output) {
-		this.contextRunner.withPropertyValues("distlock.enabled=false")
+		onAMockStore().withPropertyValues("distlock.enabled=false")
 			.run((context) -> assertThat(output).doesNotContain("distlock.enabled=false"));
 	}
 
 	@Test
 	void doesNotWarnAboutDisabledLocksWhenEnabled(CapturedOutput output) {
-		this.contextRunner.withBean(FairService.class)
+		this.contextRunner.withBean(LockStore.class, InMemoryLockStore::new)
+			.withBean(FairService.class)
 			.run((context) -> assertThat(output).doesNotContain("run without any lock"));
 	}
 
 	@Test
 	void warnsAtStartupForAScheduledLockedMethodWithoutHoldAtLeast(CapturedOutput output) {
-		this.contextRunner.withBean(ScheduledJobs.class).run((context) -> {
+		onAMockStore().withBean(ScheduledJobs.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output).contains("ScheduledJobs.withoutHoldAtLeast()")
 				.contains("may run on several instances in one tick")
@@ -160,7 +220,7 @@ class LockStartupValidationTests {
 	}
 
 	private void assertStartupFailsNaming(String property, String message) {
-		this.contextRunner.withPropertyValues(property)
+		onAMockStore().withPropertyValues(property)
 			.withBean(FairService.class)
 			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining(message));
 	}
@@ -177,6 +237,33 @@ class LockStartupValidationTests {
 
 		@DistributedLock(key = "'prices'", mode = LockMode.READ)
 		public void read() {
+		}
+
+	}
+
+	static class WriteService {
+
+		@DistributedLock(key = "'stock'")
+		public void take() {
+		}
+
+	}
+
+	/**
+	 * An in-memory store without some of its extensions.
+	 */
+	static class StoreWithout extends ForwardingLockStore {
+
+		private final List<Class<? extends LockStoreExtension>> missing;
+
+		StoreWithout(List<Class<? extends LockStoreExtension>> missing) {
+			super(new InMemoryLockStore());
+			this.missing = missing;
+		}
+
+		@Override
+		public <E extends LockStoreExtension> @Nullable E extension(Class<E> type) {
+			return this.missing.contains(type) ? null : super.extension(type);
 		}
 
 	}

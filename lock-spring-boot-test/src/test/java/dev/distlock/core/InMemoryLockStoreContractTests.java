@@ -30,6 +30,11 @@ class InMemoryLockStoreContractTests extends LockStoreContractTests {
 	private final InMemoryLockStore store = new InMemoryLockStore();
 
 	@Override
+	protected boolean fairWakeUpsCarryGrants() {
+		return true;
+	}
+
+	@Override
 	protected LockStore newStore() {
 		return this.store;
 	}

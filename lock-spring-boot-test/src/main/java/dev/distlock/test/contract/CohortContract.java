@@ -31,7 +31,9 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.WakeOneExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,13 +54,13 @@ abstract class CohortContract extends ContractGroup {
 
 	@Test
 	void aReleaseWakesOneOfSeveralWaitingClients() throws Exception {
-		assumeSupports(Capability.WAKE_ONE);
+		assumeSupports(WakeOneExtension.class);
 		assertWakesOneWaitingClient(false);
 	}
 
 	@Test
 	void aFairReleaseWakesOnlyTheWaiterItGrantsTheLockTo() throws Exception {
-		assumeSupports(Capability.FAIR_LOCKS);
+		assumeSupports(FairQueueExtension.class);
 		assertWakesOneWaitingClient(true);
 	}
 
@@ -115,7 +117,7 @@ abstract class CohortContract extends ContractGroup {
 
 	@Test
 	void cohortHandOffsGiveEveryHolderItsOwnStrictlyIncreasingFencingToken() throws Exception {
-		assumeSupports(Capability.HAND_OVER);
+		assumeSupports(HandOverExtension.class);
 		String key = uniqueKey("cohort");
 		CountingLockStore store = new CountingLockStore(newStore(), new AtomicInteger());
 		DefaultLockClient client = newClient(store, LockClientSettings.defaults());
@@ -159,6 +161,7 @@ abstract class CohortContract extends ContractGroup {
 
 	@Test
 	void cohortHandOffsDoNotStarveAWaiterInAnotherClient() throws Exception {
+		assumeSupports(HandOverExtension.class);
 		String key = uniqueKey("cohort-bound");
 		DefaultLockClient busyClient = newClient();
 		AtomicBoolean stop = new AtomicBoolean();

@@ -30,8 +30,10 @@ import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.LockStoreExtension;
 import org.awaitility.core.ConditionFactory;
+import org.opentest4j.TestAbortedException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -77,15 +79,35 @@ abstract class ContractGroup {
 		this.suite.setUnreachable(unreachable);
 	}
 
-	boolean supports(Capability capability) {
-		return this.suite.supports(capability);
+	boolean supports(Class<? extends LockStoreExtension> extension) {
+		return this.suite.supports(extension);
 	}
 
 	/**
-	 * Skip the test, saying why, unless the store declares {@code capability}.
+	 * Skip the test, saying why, unless the store implements {@code extension}.
 	 */
-	void assumeSupports(Capability capability) {
-		assumeTrue(supports(capability), () -> "the store does not declare " + capability);
+	void assumeSupports(Class<? extends LockStoreExtension> extension) {
+		assumeTrue(supports(extension), () -> "the store does not implement " + extension.getSimpleName());
+	}
+
+	/**
+	 * Return the {@code type} extension of {@code store}, skipping the test, saying why,
+	 * when the store does not implement it.
+	 */
+	static <E extends LockStoreExtension> E extensionOf(LockStore store, Class<E> type) {
+		E extension = store.extension(type);
+		if (extension == null) {
+			throw new TestAbortedException("the store does not implement " + type.getSimpleName());
+		}
+		return extension;
+	}
+
+	/**
+	 * Skip the test, saying why, unless the store's fair wake-ups carry their grants.
+	 */
+	void assumeFairWakeUpsCarryGrants() {
+		assumeSupports(FairQueueExtension.class);
+		assumeTrue(this.suite.fairWakeUpsCarryGrants(), "the store's fair wake-ups do not carry grants");
 	}
 
 	DefaultLockClient newClient() {

@@ -17,12 +17,11 @@
 package dev.distlock.test.contract;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import dev.distlock.core.ForwardingLockStore;
 import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
@@ -33,9 +32,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author distlock
  */
-final class CountingLockStore implements LockStore {
-
-	private final LockStore store;
+final class CountingLockStore extends ForwardingLockStore {
 
 	private final AtomicInteger wakeUps;
 
@@ -44,7 +41,7 @@ final class CountingLockStore implements LockStore {
 	private final AtomicInteger fairAttemptsAnswered = new AtomicInteger();
 
 	CountingLockStore(LockStore store, AtomicInteger wakeUps) {
-		this.store = store;
+		super(store);
 		this.wakeUps = wakeUps;
 	}
 
@@ -57,11 +54,11 @@ final class CountingLockStore implements LockStore {
 	}
 
 	@Override
-	// NullAway reads the LockStore class file without the @Nullable of its type
+	// NullAway reads the extension's class file without the @Nullable of its type
 	// arguments, so it sees this override's nullable result as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return this.store.handOver(key, token, nextToken, lease).thenApply((attempt) -> {
+		return super.handOver(key, token, nextToken, lease).thenApply((attempt) -> {
 			if (attempt != null && attempt.acquired()) {
 				this.handOvers.incrementAndGet();
 			}
@@ -70,90 +67,31 @@ final class CountingLockStore implements LockStore {
 	}
 
 	@Override
-	public Set<Capability> capabilities() {
-		return this.store.capabilities();
-	}
-
-	@Override
-	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-		return this.store.tryAcquire(key, token, lease);
-	}
-
-	@Override
-	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
-			Duration waiterTtl) {
-		return this.store.tryAcquire(key, token, lease, waiter, waiterTtl);
-	}
-
-	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
-		return this.store.tryAcquireFair(key, token, lease, grantTimeout)
+		return super.tryAcquireFair(key, token, lease, grantTimeout)
 			.whenComplete((attempt, failure) -> this.fairAttemptsAnswered.incrementAndGet());
 	}
 
 	@Override
-	public CompletionStage<Void> leave(String key, String waiter) {
-		return this.store.leave(key, waiter);
-	}
-
-	@Override
-	public CompletionStage<Boolean> release(String key, String token) {
-		return this.store.release(key, token);
-	}
-
-	@Override
-	// NullAway reads the LockStore class file without the @Nullable of its type
-	// arguments, so it sees this override's nullable result as a mismatch
-	@SuppressWarnings("NullAway")
-	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return this.store.tryAcquireAll(keys, token, lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return this.store.expireAfter(key, token, remaining);
-	}
-
-	@Override
-	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return this.store.renew(renewals, lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> isOwner(String key, String token) {
-		return this.store.isOwner(key, token);
-	}
-
-	@Override
 	public Subscription onRelease(String key, Runnable listener) {
-		return this.store.onRelease(key, counted(listener));
+		return super.onRelease(key, counted(listener));
 	}
 
 	@Override
 	public Subscription onRelease(String key, String waiter, Runnable listener) {
-		return this.store.onRelease(key, waiter, counted(listener));
+		return super.onRelease(key, waiter, counted(listener));
 	}
 
 	@Override
-	// NullAway reads the LockStore class file without the @Nullable of its type
+	// NullAway reads the extension's class file without the @Nullable of its type
 	// arguments, so it sees this override's nullable grants as a mismatch
 	@SuppressWarnings("NullAway")
-	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
-		return this.store.onFairGrant(key, token, (grant) -> {
+	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return super.onFairWakeUp(key, token, (grant) -> {
 			this.wakeUps.incrementAndGet();
 			listener.accept(grant);
 		});
-	}
-
-	@Override
-	public CompletionStage<KeyState> inspect(String key) {
-		return this.store.inspect(key);
-	}
-
-	@Override
-	public void close() {
-		this.store.close();
 	}
 
 	private Runnable counted(Runnable listener) {

@@ -24,7 +24,7 @@ import dev.distlock.LockBackendException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.ReadLockExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +85,7 @@ abstract class FailureContract extends ContractGroup {
 
 	@Test
 	void readLocksNeedAStoreThatHasThem() {
-		assumeTrue(!supports(Capability.READ_LOCKS), "the store declares READ_LOCKS");
+		assumeTrue(!supports(ReadLockExtension.class), "the store declares READ_LOCKS");
 		DefaultLockClient client = newClient();
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> client.readLocks().acquire(uniqueKey("no-read"), Duration.ZERO, null))

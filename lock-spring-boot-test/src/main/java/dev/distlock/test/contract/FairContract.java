@@ -32,7 +32,8 @@ import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.Stages;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Fair locks: arrival order across clients, dead and impatient waiters, exclusion with
- * non-fair callers. Needs {@link Capability#FAIR_LOCKS}.
+ * non-fair callers. Needs a {@link FairQueueExtension}.
  *
  * @author distlock
  */
@@ -54,7 +55,7 @@ abstract class FairContract extends ContractGroup {
 
 	@BeforeEach
 	void requireCapability() {
-		assumeSupports(Capability.FAIR_LOCKS);
+		assumeSupports(FairQueueExtension.class);
 	}
 
 	@Test
@@ -95,14 +96,16 @@ abstract class FairContract extends ContractGroup {
 		try {
 			// A waiter that joins the queue and then never comes back
 			assertThat(Stages
-				.join(deadClientStore.tryAcquireFair(key, "dead-client:1", Duration.ofSeconds(30), grantTimeout))
+				.join(extensionOf(deadClientStore, FairQueueExtension.class).tryAcquireFair(key, "dead-client:1",
+						Duration.ofSeconds(30), grantTimeout))
 				.acquired()).isFalse();
 			DefaultLockClient waitingClient = newClient(settings).fair();
 			// Waits 10 s, a third of the 30 s watchdog lease the dead waiter would claim
 			Future<LockHold> waiter = inNewThread(() -> waitingClient.acquire(key, Duration.ofSeconds(10), null));
 			awaitWaiting(waitingClient, key);
 			holder.release();
-			assertThat(Stages.join(deadClientStore.inspect(key)).ownerToken()).as("granted to the dead waiter")
+			assertThat(Stages.join(extensionOf(deadClientStore, InspectionExtension.class).inspect(key)).ownerToken())
+				.as("granted to the dead waiter")
 				.isEqualTo("dead-client:1");
 			LockHold hold = waiter.get(30, TimeUnit.SECONDS);
 			assertThat(hold.fencingToken()).isGreaterThan(holder.fencingToken());
@@ -116,17 +119,18 @@ abstract class FairContract extends ContractGroup {
 
 	@Test
 	void aWaitingFairRefusalTellsTheStoreClock() {
-		assumeSupports(Capability.GRANT_IN_WAKE_UP);
+		assumeFairWakeUpsCarryGrants();
 		String key = uniqueKey("fair-clock");
 		LockStore store = newStore();
 		try {
-			assertThat(Stages.join(store.tryAcquireFair(key, "holder:1", Duration.ofSeconds(30), null)).acquired())
+			FairQueueExtension fairQueue = extensionOf(store, FairQueueExtension.class);
+			assertThat(Stages.join(fairQueue.tryAcquireFair(key, "holder:1", Duration.ofSeconds(30), null)).acquired())
 				.isTrue();
 			LockStore.Attempt refusal = Stages
-				.join(store.tryAcquireFair(key, "waiter:1", Duration.ofSeconds(30), Duration.ofSeconds(2)));
+				.join(fairQueue.tryAcquireFair(key, "waiter:1", Duration.ofSeconds(30), Duration.ofSeconds(2)));
 			assertThat(refusal.acquired()).isFalse();
 			assertThat(refusal.knowsStoreClock()).isTrue();
-			Stages.join(store.leave(key, "waiter:1"));
+			Stages.join(fairQueue.leaveFairQueue(key, "waiter:1"));
 			assertThat(Stages.join(store.release(key, "holder:1"))).isTrue();
 		}
 		finally {
@@ -137,7 +141,7 @@ abstract class FairContract extends ContractGroup {
 
 	@Test
 	void aFairWaiterHoldsTheLockItsWakeUpGrantsWithoutAskingTheStoreAgain() throws Exception {
-		assumeSupports(Capability.GRANT_IN_WAKE_UP);
+		assumeFairWakeUpsCarryGrants();
 		// The store's grant ends 300 ms after the release unless the waiter extends it
 		LockClientSettings settings = LockClientSettings.defaults().withFairGrantTimeout(Duration.ofMillis(300));
 		int askedAfterRelease = -1;

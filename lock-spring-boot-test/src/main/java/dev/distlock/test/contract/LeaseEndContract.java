@@ -30,7 +30,8 @@ import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.ReadLockExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +67,7 @@ abstract class LeaseEndContract extends ContractGroup {
 
 	@Test
 	void anExpiredFixedFairLeaseFreesTheKeyForTheSameClientAtOnce() throws Exception {
-		assumeSupports(Capability.FAIR_LOCKS);
+		assumeSupports(FairQueueExtension.class);
 		DefaultLockClient client = newClient().fair();
 		String key = uniqueKey("fixed-fair-lease");
 		LockHold first = client.acquire(key, Duration.ZERO, Duration.ofMillis(50));
@@ -80,7 +81,7 @@ abstract class LeaseEndContract extends ContractGroup {
 
 	@Test
 	void anExpiredFixedReadLeaseFreesTheKeyForAWriterOfTheSameClient() throws Exception {
-		assumeSupports(Capability.READ_LOCKS);
+		assumeSupports(ReadLockExtension.class);
 		DefaultLockClient client = newClient();
 		String key = uniqueKey("fixed-read-lease");
 		LockHold reader = client.readLocks().acquire(key, Duration.ZERO, Duration.ofMillis(50));

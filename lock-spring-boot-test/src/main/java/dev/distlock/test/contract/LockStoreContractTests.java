@@ -18,17 +18,18 @@ package dev.distlock.test.contract;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.LockStoreExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -41,8 +42,8 @@ import org.junit.jupiter.api.Nested;
  * subclass and check exclusion, waiting and timeouts, leases and renewal, loss, several
  * keys, fair locks, read-write locks, cohort hand-over, the operator view, closing and
  * failures; they are grouped in {@link Nested @Nested} classes by topic. A group or case
- * that needs an optional operation is skipped, with the reason, when the store does not
- * declare its {@link Capability} in {@link LockStore#capabilities()}.
+ * that needs an optional behaviour is skipped, with the reason, when the store does not
+ * implement its {@link LockStoreExtension} ({@link LockStore#extension(Class)}).
  * <p>
  * Every store of one test shares one backend, as application instances would: the suite
  * makes several clients, each on a store from {@link #newStore()}, and checks the backend
@@ -102,7 +103,7 @@ public abstract class LockStoreContractTests {
 
 	private final List<LockClient> clients = new ArrayList<>();
 
-	private @Nullable Set<Capability> capabilities;
+	private final Map<Class<? extends LockStoreExtension>, Boolean> extensions = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the suite; a subclass prepares its backend, usually once per class.
@@ -158,24 +159,33 @@ public abstract class LockStoreContractTests {
 	}
 
 	/**
-	 * Return the optional operations of the store under test, which decide which groups
-	 * and cases run. The default asks a store from {@link #newStore()} once per test.
-	 * @return the capabilities of the store
+	 * Return whether the store under test implements {@code extension}, which decides
+	 * which groups and cases run. The default asks a store from {@link #newStore()} once
+	 * per extension and test.
+	 * @param extension the extension's interface
+	 * @return whether the store implements it
 	 */
-	protected Set<Capability> capabilities() {
-		Set<Capability> known = this.capabilities;
-		if (known == null) {
+	protected boolean implementsExtension(Class<? extends LockStoreExtension> extension) {
+		return this.extensions.computeIfAbsent(extension, (type) -> {
 			LockStore store = newStore();
 			try {
-				known = EnumSet.noneOf(Capability.class);
-				known.addAll(store.capabilities());
+				return store.extension(type) != null;
 			}
 			finally {
 				store.close();
 			}
-			this.capabilities = known;
-		}
-		return known;
+		});
+	}
+
+	/**
+	 * Return whether the wake-ups of the store's fair queue carry their grants
+	 * ({@link FairQueueExtension#onFairWakeUp} passes them) and its waiting fair refusals
+	 * tell the store's clock; the cases that check both run only then. The default says
+	 * they do not.
+	 * @return whether fair wake-ups carry grants
+	 */
+	protected boolean fairWakeUpsCarryGrants() {
+		return false;
 	}
 
 	/**
@@ -196,14 +206,34 @@ public abstract class LockStoreContractTests {
 		return name + ":" + UUID.randomUUID();
 	}
 
-	boolean supports(Capability capability) {
-		return capabilities().contains(capability);
+	boolean supports(Class<? extends LockStoreExtension> extension) {
+		return implementsExtension(extension);
 	}
 
 	DefaultLockClient newClient(LockStore store, LockClientSettings settings, LockClientListener listener) {
 		DefaultLockClient client = new DefaultLockClient(store, settings, listener);
 		this.clients.add(client);
 		return client;
+	}
+
+	@Nested
+	@DisplayName("Store SPI: the required operations")
+	class StoreSpi extends StoreSpiContract {
+
+		StoreSpi() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Store SPI: the extensions")
+	class StoreExtensionSpi extends StoreExtensionSpiContract {
+
+		StoreExtensionSpi() {
+			super(LockStoreContractTests.this);
+		}
+
 	}
 
 	@Nested

@@ -25,16 +25,15 @@ import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.LockState;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.InspectionExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The operator view: what a client holds, a key's state in the store (needs
- * {@link Capability#INSPECT}) and a forced release (needs
- * {@link Capability#FORCE_RELEASE}).
+ * The operator view: what a client holds, a key's state in the store (needs an
+ * {@link InspectionExtension}) and a forced release (needs it too).
  *
  * @author distlock
  */
@@ -63,7 +62,7 @@ abstract class OperatorViewContract extends ContractGroup {
 
 	@Test
 	void inspectShowsTheHolderItsLeaseAndTheLastFencingToken() throws Exception {
-		assumeSupports(Capability.INSPECT);
+		assumeSupports(InspectionExtension.class);
 		String key = uniqueKey("inspect");
 		DefaultLockClient holder = newClient();
 		DefaultLockClient operator = newClient();
@@ -82,7 +81,7 @@ abstract class OperatorViewContract extends ContractGroup {
 
 	@Test
 	void aForcedReleaseFreesAKeyWhoeverHoldsIt() throws Exception {
-		assumeSupports(Capability.FORCE_RELEASE);
+		assumeSupports(InspectionExtension.class);
 		String key = uniqueKey("force-release");
 		DefaultLockClient holder = newClient();
 		LockHold hold = holder.acquire(key, Duration.ZERO, null);
@@ -100,7 +99,7 @@ abstract class OperatorViewContract extends ContractGroup {
 
 	@Test
 	void aForcedReleaseByTheHoldingClientMarksItsHoldLost() throws Exception {
-		assumeSupports(Capability.FORCE_RELEASE);
+		assumeSupports(InspectionExtension.class);
 		String key = uniqueKey("force-release-own");
 		DefaultLockClient client = newClient();
 		LockHold hold = client.acquire(key, Duration.ZERO, null);

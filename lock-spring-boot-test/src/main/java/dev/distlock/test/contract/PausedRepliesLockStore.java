@@ -18,12 +18,11 @@ package dev.distlock.test.contract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
+import dev.distlock.core.ForwardingLockStore;
 import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
@@ -35,9 +34,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author distlock
  */
-final class PausedRepliesLockStore implements LockStore {
-
-	private final LockStore store;
+final class PausedRepliesLockStore extends ForwardingLockStore {
 
 	private final List<Runnable> held = new ArrayList<>();
 
@@ -46,7 +43,7 @@ final class PausedRepliesLockStore implements LockStore {
 	private boolean paused;
 
 	PausedRepliesLockStore(LockStore store) {
-		this.store = store;
+		super(store);
 	}
 
 	/**
@@ -100,99 +97,33 @@ final class PausedRepliesLockStore implements LockStore {
 	}
 
 	@Override
-	public Set<Capability> capabilities() {
-		return this.store.capabilities();
-	}
-
-	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-		return reply(this.store.tryAcquire(key, token, lease));
+		return reply(super.tryAcquire(key, token, lease));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
 			Duration waiterTtl) {
-		return reply(this.store.tryAcquire(key, token, lease, waiter, waiterTtl));
+		return reply(super.tryAcquire(key, token, lease, waiter, waiterTtl));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
-		return reply(this.store.tryAcquireFair(key, token, lease, grantTimeout));
+		return reply(super.tryAcquireFair(key, token, lease, grantTimeout));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-		return reply(this.store.tryAcquireRead(key, token, lease));
+		return reply(super.tryAcquireRead(key, token, lease));
 	}
 
 	@Override
-	// NullAway reads the LockStore class file without the @Nullable of its type
-	// arguments (see CountingLockStore)
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable result as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
-		return reply(this.store.tryAcquireAll(keys, token, lease));
-	}
-
-	@Override
-	// NullAway reads the LockStore class file without the @Nullable of its type
-	// arguments (see CountingLockStore)
-	@SuppressWarnings("NullAway")
-	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return this.store.handOver(key, token, nextToken, lease);
-	}
-
-	@Override
-	public CompletionStage<Void> leave(String key, String waiter) {
-		return this.store.leave(key, waiter);
-	}
-
-	@Override
-	public CompletionStage<Boolean> release(String key, String token) {
-		return this.store.release(key, token);
-	}
-
-	@Override
-	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return this.store.expireAfter(key, token, remaining);
-	}
-
-	@Override
-	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return this.store.renew(renewals, lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> isOwner(String key, String token) {
-		return this.store.isOwner(key, token);
-	}
-
-	@Override
-	public Subscription onRelease(String key, Runnable listener) {
-		return this.store.onRelease(key, listener);
-	}
-
-	@Override
-	public Subscription onRelease(String key, String waiter, Runnable listener) {
-		return this.store.onRelease(key, waiter, listener);
-	}
-
-	@Override
-	// NullAway reads the LockStore class file without the @Nullable of its type
-	// arguments, so it sees this override's nullable grants as a mismatch
-	@SuppressWarnings("NullAway")
-	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
-		return this.store.onFairGrant(key, token, listener);
-	}
-
-	@Override
-	public CompletionStage<KeyState> inspect(String key) {
-		return this.store.inspect(key);
-	}
-
-	@Override
-	public void close() {
-		this.store.close();
+		return reply(super.tryAcquireAll(keys, token, lease));
 	}
 
 }

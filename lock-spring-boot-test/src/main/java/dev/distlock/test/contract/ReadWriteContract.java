@@ -36,7 +36,8 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore.Capability;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.ReadLockExtension;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Read-write locks: shared readers, exclusive writers, no writer starvation, reentrancy
- * as in a {@code ReentrantReadWriteLock}, reader leases. Needs
- * {@link Capability#READ_LOCKS}.
+ * as in a {@code ReentrantReadWriteLock}, reader leases. Needs a
+ * {@link ReadLockExtension}.
  *
  * @author distlock
  */
@@ -61,7 +62,7 @@ abstract class ReadWriteContract extends ContractGroup {
 
 	@BeforeEach
 	void requireCapability() {
-		assumeSupports(Capability.READ_LOCKS);
+		assumeSupports(ReadLockExtension.class);
 	}
 
 	@Test
@@ -327,7 +328,7 @@ abstract class ReadWriteContract extends ContractGroup {
 
 	@Test
 	void aWaitingFairWriterKeepsNewReadersOutAndGetsInWhenTheLastReaderLeaves() throws Exception {
-		assumeSupports(Capability.FAIR_LOCKS);
+		assumeSupports(FairQueueExtension.class);
 		writerGetsInWhenTheLastReaderLeaves(uniqueKey("fair-writer-wakes"), newClient().fair());
 	}
 

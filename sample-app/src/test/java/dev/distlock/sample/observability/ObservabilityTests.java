@@ -272,7 +272,7 @@ class ObservabilityTests {
 		assertThat(down.get("details").get("held").asInt()).isOne();
 		assertThat(down.get("details").get("lastRenewalError").asString()).contains("not renewed")
 			.as("names the Redis failure")
-			.contains("Redis failed to renew");
+			.contains("failed to renew");
 		assertThat(down.get("details").get("lastRenewalErrorTime").asString()).isNotBlank();
 		redis.start();
 		await().atMost(Duration.ofSeconds(20))

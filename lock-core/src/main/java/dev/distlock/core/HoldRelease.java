@@ -1,0 +1,191 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.LockLostException;
+import dev.distlock.core.LockEntry.CohortGrant;
+import dev.distlock.core.LockStore.Attempt;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Ends holds without blocking: releases a lease in the store, or keeps it for what is
+ * left of a minimum hold time, or hands it over to the next local caller of the same key
+ * (lock cohorting); then passes the local turn on, whatever the store said, and tells the
+ * holder if its lock was lost meanwhile.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class HoldRelease {
+
+	static final String CLOSED = "the LockClient was closed while it was held";
+
+	static final String NOT_OWNER = "the store no longer records this holder as the owner";
+
+	static final String GONE = "its key expired or has another owner when it was released";
+
+	/**
+	 * The longest a caller waits before it asks the store after a run of cohort
+	 * hand-overs ended.
+	 */
+	private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+	private static final long MIN_KEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private final LockEngine engine;
+
+	HoldRelease(LockEngine engine) {
+		this.engine = engine;
+	}
+
+	/**
+	 * End a hold.
+	 * @param lease the grant
+	 * @param holdAtLeast the minimum hold time, or {@code null}
+	 * @return completed when the store answered; failed with {@link LockLostException} if
+	 * the lock was lost before, or with the store's failure
+	 */
+	CompletableFuture<Void> release(Lease lease, @Nullable Duration holdAtLeast) {
+		if (!this.engine.forget(lease)) {
+			String loss = lease.lossReason();
+			return CompletableFuture.failedFuture(new LockLostException(lease.key(), (loss != null) ? loss : CLOSED));
+		}
+		long keepNanos = (holdAtLeast != null) ? holdAtLeast.toNanos() - (System.nanoTime() - lease.acquiredAtNanos)
+				: 0;
+		CompletionStage<Released> released;
+		try {
+			if (keepNanos >= MIN_KEEP_NANOS) {
+				released = lease.entry.ownership.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
+					.thenApply((owned) -> new Released(owned, null));
+			}
+			else if (mayHandOver(lease)) {
+				released = handOver(lease);
+			}
+			else {
+				released = releaseInStore(lease);
+			}
+		}
+		catch (RuntimeException ex) {
+			released = CompletableFuture.failedFuture(ex);
+		}
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		released.whenComplete((outcome, failure) -> {
+			this.engine.passTurn(lease, (outcome != null) ? outcome.handedOver() : null);
+			this.engine.unreserve(lease.entry);
+			Throwable cause = (failure != null) ? Stages.unwrap(failure) : null;
+			if (cause == null && !outcome.owned()) {
+				String loss = lease.lossReason();
+				lease.reportLost(LossReason.TAKEN, (loss != null) ? loss : GONE);
+				cause = new LockLostException(lease.key(), (loss != null) ? loss : GONE);
+			}
+			lease.tracking.released(cause);
+			if (cause != null) {
+				done.completeExceptionally(cause);
+			}
+			else {
+				done.complete(null);
+			}
+		});
+		return done;
+	}
+
+	/**
+	 * Ask the store whether {@code lease} still owns its lock; a lock found lost is
+	 * reported and its local turn passed on.
+	 * @param lease the grant
+	 * @return completed if owned, failed with {@link LockLostException} if not
+	 */
+	CompletableFuture<Void> confirmOwnership(Lease lease) {
+		return lease.entry.ownership.isOwner(lease.key(), lease.token).toCompletableFuture().thenAccept((owned) -> {
+			if (!owned) {
+				lease.reportLost(LossReason.TAKEN, NOT_OWNER);
+				this.engine.lost(lease);
+				throw new LockLostException(lease.key(), NOT_OWNER);
+			}
+		});
+	}
+
+	private CompletionStage<Released> releaseInStore(Lease lease) {
+		long releasedAt = System.nanoTime();
+		return lease.entry.ownership.release(lease.key(), lease.token).thenApply((owned) -> {
+			int maxHandOffs = this.engine.settings.cohortHandOffs();
+			if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
+				// A run of cohort hand-overs ends: let a client elsewhere take the lock
+				lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
+			}
+			return new Released(owned, null);
+		});
+	}
+
+	/**
+	 * Whether the holder of {@code lease} may hand the lock to the caller of this client
+	 * waiting next instead of releasing it: a store that can, a lock not lost, a caller
+	 * waiting for the local turn (only write locks have one), within the bound of
+	 * hand-overs in a row.
+	 */
+	private boolean mayHandOver(Lease lease) {
+		return this.engine.extensions.handOver() != null && lease.entry.ownership == this.engine.writes
+				&& lease.handOffs < this.engine.settings.cohortHandOffs() && lease.lossReason() == null
+				&& lease.entry.queue.waitingCount() > 0;
+	}
+
+	/**
+	 * Hand the lock over in the store to a new token; release instead if the store wants
+	 * that. If the request fails, the store may still run it later, so an owner-checked
+	 * release of the next token follows.
+	 */
+	private CompletionStage<Released> handOver(Lease lease) {
+		String nextToken = this.engine.newToken();
+		long requestedAt = System.nanoTime();
+		Duration nextLease = this.engine.settings.watchdogLease();
+		HandOverExtension handOvers = this.engine.extensions.required(this.engine.extensions.handOver(),
+				HandOverExtension.class, "hand a lock over");
+		return handOvers.handOver(lease.key(), lease.token, nextToken, nextLease)
+			.handle((Attempt attempt, @Nullable Throwable failure) -> {
+				if (failure != null) {
+					this.engine.releaseInBackground(lease.entry, nextToken);
+					throw Stages.asUnchecked(failure);
+				}
+				return attempt;
+			})
+			.thenCompose((attempt) -> {
+				if (attempt == null) {
+					return releaseInStore(lease);
+				}
+				CohortGrant grant = attempt.acquired()
+						? new CohortGrant(nextToken, attempt.fencingToken(), nextLease, requestedAt, lease.handOffs + 1)
+						: null;
+				return CompletableFuture.completedFuture(new Released(attempt.acquired(), grant));
+			});
+	}
+
+	/**
+	 * What a release did.
+	 *
+	 * @param owned whether the lock was still owned by the holder
+	 * @param handedOver the lock handed over to the next local caller, if any
+	 */
+	private record Released(boolean owned, @Nullable CohortGrant handedOver) {
+
+	}
+
+}

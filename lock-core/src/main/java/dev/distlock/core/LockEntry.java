@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The local state of one key of one client: its queue for the local turn (only the caller
+ * holding the turn talks to the store for that key), the lock a holder handed over to the
+ * caller taking the turn next, and how many callers use the entry.
+ * <p>
+ * Fair and read acquisitions take no local turn: each has an entry of its own, never
+ * shared, whose turn it holds from the start.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class LockEntry {
+
+	final String key;
+
+	/** The store operations on the grants of this entry: write or read locks. */
+	final Ownership ownership;
+
+	final LocalQueue queue = new LocalQueue();
+
+	/**
+	 * Callers using this entry (waiting or holding); guarded by the client's entry map.
+	 */
+	int users;
+
+	/**
+	 * A lock the last holder handed over to the caller taking the local turn next (lock
+	 * cohorting); whoever takes it out owns it: the next holder, or the releaser when
+	 * nobody took the turn.
+	 */
+	final AtomicReference<@Nullable CohortGrant> handOver = new AtomicReference<>();
+
+	/**
+	 * How long the caller taking the local turn next waits before it asks the store,
+	 * after a release that ended a run of cohort hand-overs, so that a client elsewhere
+	 * woken by that release can take the lock; 0 for not at all.
+	 */
+	final AtomicLong yieldNanos = new AtomicLong();
+
+	LockEntry(String key, Ownership ownership) {
+		this.key = key;
+		this.ownership = ownership;
+	}
+
+	/**
+	 * Return an entry of its own for one fair or read acquisition, whose turn it holds.
+	 * @param key the lock key
+	 * @param ownership the store operations on its grant
+	 * @return the entry
+	 */
+	static LockEntry unshared(String key, Ownership ownership) {
+		LockEntry entry = new LockEntry(key, ownership);
+		entry.queue.tryTake();
+		return entry;
+	}
+
+	/**
+	 * A lock handed over in the store to a new owner token of this client.
+	 *
+	 * @param token the new owner token
+	 * @param fencingToken the fencing token of the hand-over
+	 * @param lease the lease the store set
+	 * @param requestedAtNanos when the hand-over was requested
+	 * @param handOffs how many hand-overs in a row this one ends
+	 */
+	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs) {
+
+	}
+
+}
