@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
@@ -322,8 +323,9 @@ public final class DefaultLockClient implements LockClient {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Waiting holds no thread. Cancelling the returned future at any instant stops the
-	 * acquisition; a lock granted meanwhile is released at once.
+	 * Waiting holds no thread. Cancelling the returned future at any instant, or
+	 * completing it exceptionally (as {@code orTimeout} does), stops the acquisition; a
+	 * lock granted meanwhile is released at once.
 	 */
 	@Override
 	public CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
@@ -375,10 +377,13 @@ public final class DefaultLockClient implements LockClient {
 	}
 
 	/**
-	 * Stop renewing, stop every acquisition under way, and release every held lock and
-	 * close the store, giving up after the {@link LockClientSettings#closeTimeout() close
-	 * timeout}; locks not released by then expire when their lease ends. Holders learn of
-	 * the release as a {@link LockLostException} when they release.
+	 * Stop renewing, stop every acquisition under way, release every held lock, wait for
+	 * the acquisitions whose requests are in flight to end (a grant their replies bring
+	 * is released) and for the releases pending in the background (those sent again after
+	 * a store failure included), then close the store; all within the
+	 * {@link LockClientSettings#closeTimeout() close timeout}, after which the store is
+	 * closed anyway and locks not released by then expire when their lease ends. Holders
+	 * learn of the release as a {@link LockLostException} when they release.
 	 */
 	@Override
 	public void close() {
@@ -389,17 +394,18 @@ public final class DefaultLockClient implements LockClient {
 		if (!this.engine.close()) {
 			return;
 		}
-		CompletableFuture<?>[] releases = List.copyOf(this.engine.held)
-			.stream()
-			.map(this::releaseOnClose)
-			.toArray(CompletableFuture[]::new);
-		CompletableFuture<Void> closed = CompletableFuture.allOf(releases)
-			.handle((released, failure) -> null)
+		long deadline = System.nanoTime() + this.engine.settings.closeTimeout().toNanos();
+		releaseHeldOnClose();
+		AtomicBoolean storeClosing = new AtomicBoolean();
+		CompletableFuture<Void> closed = this.engine.pendingWorkEnded()
+			// Acquisitions that ended since may have left grants with their callers
+			.thenCompose((ended) -> releaseHeldOnClose())
+			.thenCompose((released) -> this.engine.pendingWorkEnded())
 			// Closing a store may block (a subscription to a server that is gone): not on
 			// this thread, which gives up after the close timeout
-			.thenRunAsync(this.engine.store::close, this::inNewThread);
+			.thenRunAsync(() -> closeStore(storeClosing), this::inNewThread);
 		try {
-			closed.get(this.engine.settings.closeTimeout().toMillis() + 1, TimeUnit.MILLISECONDS);
+			closed.get(Math.max(0, deadline - System.nanoTime()) + 1_000_000, TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -407,8 +413,23 @@ public final class DefaultLockClient implements LockClient {
 		catch (ExecutionException | TimeoutException ex) {
 			logger.warn("Closing LockClient " + this.engine.clientId
 					+ " timed out; remaining locks expire with their lease");
+			inNewThread(() -> closeStore(storeClosing));
 		}
 		this.engine.shutdownThreads();
+	}
+
+	private CompletableFuture<Void> releaseHeldOnClose() {
+		CompletableFuture<?>[] releases = List.copyOf(this.engine.held)
+			.stream()
+			.map(this::releaseOnClose)
+			.toArray(CompletableFuture[]::new);
+		return CompletableFuture.allOf(releases).handle((released, failure) -> null);
+	}
+
+	private void closeStore(AtomicBoolean closing) {
+		if (closing.compareAndSet(false, true)) {
+			this.engine.store.close();
+		}
 	}
 
 	private void inNewThread(Runnable task) {
