@@ -96,17 +96,13 @@ final class LockEngine {
 	/** The acquisitions under way and the releases sent in the background. */
 	private final PendingWork pending = new PendingWork();
 
+	private final BackgroundReleases releases;
+
 	private final ScheduledThreadPoolExecutor timer;
 
 	private final ThreadPoolExecutor callbacks;
 
 	private final AtomicLong grants = new AtomicLong();
-
-	/**
-	 * How long to wait before sending a failed background release again, once per entry.
-	 */
-	static final List<Duration> BACKGROUND_RELEASE_RETRIES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
-			Duration.ofSeconds(4));
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -121,6 +117,7 @@ final class LockEngine {
 		this.callbacks = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS, 30, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(name + "-callback-"));
 		this.callbacks.allowCoreThreadTimeOut(true);
+		this.releases = new BackgroundReleases(store, this.timer, this.pending);
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
 				settings.renewalBatchSize(), this.timer, listener, this::lost, settings.maxHold());
 	}
@@ -385,15 +382,12 @@ final class LockEngine {
 	 * Release {@code token} in the store without waiting: an owner-checked release that
 	 * only ever frees a lock this token still holds. A release the store failed (for
 	 * example one sent while the store hung, after the grant it gives back) is sent again
-	 * after each of {@link #BACKGROUND_RELEASE_RETRIES}, unless the client closed
-	 * meanwhile, so that the lock does not stay taken for its whole lease. Closing the
-	 * client waits for these releases (within its close timeout).
+	 * after each of {@link BackgroundReleases#RETRIES}, so that the lock does not stay
+	 * taken for its whole lease. Closing the client waits for these releases (within its
+	 * close timeout).
 	 */
 	CompletionStage<Boolean> releaseInBackground(String key, String token) {
-		this.pending.begin();
-		CompletionStage<Boolean> released = releaseInBackground(key, token, 0);
-		released.whenComplete((done, failure) -> this.pending.end());
-		return released;
+		return this.releases.release(key, token);
 	}
 
 	/**
@@ -403,32 +397,7 @@ final class LockEngine {
 	 * {@code notBeforeNanos} from now (what is left of a minimum hold time).
 	 */
 	void releaseAgain(String key, String token, Throwable failure, long notBeforeNanos) {
-		this.pending.track(retryRelease(key, token, 0, failure, notBeforeNanos));
-	}
-
-	private CompletionStage<Boolean> releaseInBackground(String key, String token, int retries) {
-		return Stages.send(() -> this.store.release(key, token))
-			.handle((released, failure) -> (failure == null) ? CompletableFuture.completedFuture(released)
-					: retryRelease(key, token, retries, failure, 0))
-			.thenCompose((stage) -> stage);
-	}
-
-	private CompletionStage<Boolean> retryRelease(String key, String token, int retries, Throwable failure,
-			long notBeforeNanos) {
-		if (retries < BACKGROUND_RELEASE_RETRIES.size() && !this.closed.get()) {
-			CompletableFuture<Boolean> retried = new CompletableFuture<>();
-			try {
-				schedule(() -> Stages.forward(releaseInBackground(key, token, retries + 1), retried),
-						Math.max(notBeforeNanos, BACKGROUND_RELEASE_RETRIES.get(retries).toNanos()));
-				return retried;
-			}
-			catch (RejectedExecutionException ex) {
-				// Closed meanwhile: the lock expires with its lease
-			}
-		}
-		logger.warn("Could not release lock '" + LogSafe.escape(key) + "'; it expires with its lease",
-				Stages.unwrap(failure));
-		return CompletableFuture.failedFuture(Stages.unwrap(failure));
+		this.releases.releaseAgain(key, token, failure, notBeforeNanos);
 	}
 
 	// Acquisitions under way
@@ -543,6 +512,7 @@ final class LockEngine {
 		}
 		this.watchdog.close();
 		this.active.forEach((acquisition) -> acquisition.stop(closedException()));
+		this.releases.close();
 		return true;
 	}
 

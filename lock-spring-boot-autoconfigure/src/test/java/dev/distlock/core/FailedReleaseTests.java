@@ -107,6 +107,17 @@ class FailedReleaseTests {
 		then(this.store).should(times(2)).release(eq("close-after-failure"), anyString());
 	}
 
+	@Test
+	void closingSendsAReleaseWaitingForItsRetryAtOnce() throws Exception {
+		LockHold hold = this.client.acquire("close-sends-now", Duration.ZERO, null);
+		willReturn(failed("close-sends-now", "expire")).given(this.store).expireAfter(anyString(), anyString(), any());
+		// The release would wait for the minimum hold time of a minute; the close cannot
+		assertThatExceptionOfType(LockBackendException.class).isThrownBy(() -> hold.release(Duration.ofMinutes(1)));
+		this.client.close();
+		assertThat(this.store.isLocked("close-sends-now")).isFalse();
+		then(this.store).should().release(eq("close-sends-now"), anyString());
+	}
+
 	private static <T> CompletableFuture<T> failed(String key, String operation) {
 		return CompletableFuture
 			.failedFuture(new LockBackendException(key, operation, new IllegalStateException("store did not answer")));
