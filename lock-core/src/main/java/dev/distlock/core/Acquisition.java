@@ -549,6 +549,7 @@ final class Acquisition {
 		if (!this.result.complete(List.copyOf(this.granted))) {
 			this.granted.forEach(this.engine::abandon);
 		}
+		this.engine.unregister(this);
 	}
 
 	/**
@@ -582,9 +583,9 @@ final class Acquisition {
 				turnsToPass.add(this.entries.get(i));
 			}
 		}
-		leave().whenComplete((ignored, leaveFailure) -> {
+		this.engine.track(leave()).whenComplete((ignored, leaveFailure) -> {
 			turnsToPass.forEach((entry) -> this.engine.passTurn(entry, null));
-			this.entries.forEach(this.engine::unreserve);
+			unreserveEntries();
 		});
 		Throwable outcome = outcome(failure);
 		AcquireOutcome kind = (failure == null) ? AcquireOutcome.BUSY
@@ -592,6 +593,22 @@ final class Acquisition {
 						? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR;
 		this.trackings.forEach((tracking) -> tracking.notAcquired(kind, failure));
 		this.result.completeExceptionally(outcome);
+		this.engine.unregister(this);
+	}
+
+	/**
+	 * Give up the reservations of the local entries: a grant's own once (a fixed lease
+	 * that ran out meanwhile gave its up already), the others' directly.
+	 */
+	private void unreserveEntries() {
+		for (int i = 0; i < this.entries.size(); i++) {
+			if (i < this.granted.size()) {
+				this.engine.unreserve(this.granted.get(i));
+			}
+			else {
+				this.engine.unreserve(this.entries.get(i));
+			}
+		}
 	}
 
 	private Throwable outcome(@Nullable Throwable failure) {
@@ -620,8 +637,11 @@ final class Acquisition {
 		});
 	}
 
+	/**
+	 * Cancel the timer tasks and close the subscriptions. The acquisition counts as under
+	 * way until it unregisters, after sending what it gives back.
+	 */
 	private void cleanUp() {
-		this.engine.unregister(this);
 		cancel(this.recheck);
 		cancel(this.deadlineTask);
 		this.recheck = null;

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
@@ -321,10 +322,13 @@ public final class DefaultLockClient extends LockClientFacade {
 	}
 
 	/**
-	 * Stop renewing, stop every acquisition under way, and release every held lock and
-	 * close the store, giving up after the {@link LockClientSettings#closeTimeout() close
-	 * timeout}; locks not released by then expire when their lease ends. Holders learn of
-	 * the release as a {@link LockLostException} when they release.
+	 * Stop renewing, stop every acquisition under way, release every held lock, wait for
+	 * the acquisitions whose requests are in flight to end (a grant their replies bring
+	 * is released) and for the releases pending in the background (those sent again after
+	 * a store failure included), then close the store; all within the
+	 * {@link LockClientSettings#closeTimeout() close timeout}, after which the store is
+	 * closed anyway and locks not released by then expire when their lease ends. Holders
+	 * learn of the release as a {@link LockLostException} when they release.
 	 */
 	@Override
 	public void close() {
@@ -335,17 +339,18 @@ public final class DefaultLockClient extends LockClientFacade {
 		if (!this.engine.close()) {
 			return;
 		}
-		CompletableFuture<?>[] releases = List.copyOf(this.engine.held)
-			.stream()
-			.map(this::releaseOnClose)
-			.toArray(CompletableFuture[]::new);
-		CompletableFuture<Void> closed = CompletableFuture.allOf(releases)
-			.handle((released, failure) -> null)
+		long deadline = System.nanoTime() + this.engine.settings.closeTimeout().toNanos();
+		releaseHeldOnClose();
+		AtomicBoolean storeClosing = new AtomicBoolean();
+		CompletableFuture<Void> closed = this.engine.pendingWorkEnded()
+			// Acquisitions that ended since may have left grants with their callers
+			.thenCompose((ended) -> releaseHeldOnClose())
+			.thenCompose((released) -> this.engine.pendingWorkEnded())
 			// Closing a store may block (a subscription to a server that is gone): not on
 			// this thread, which gives up after the close timeout
-			.thenRunAsync(this.engine.store::close, this::inNewThread);
+			.thenRunAsync(() -> closeStore(storeClosing), this::inNewThread);
 		try {
-			closed.get(this.engine.settings.closeTimeout().toMillis() + 1, TimeUnit.MILLISECONDS);
+			closed.get(Math.max(0, deadline - System.nanoTime()) + 1_000_000, TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -353,8 +358,23 @@ public final class DefaultLockClient extends LockClientFacade {
 		catch (ExecutionException | TimeoutException ex) {
 			logger.warn("Closing LockClient " + this.engine.clientId
 					+ " timed out; remaining locks expire with their lease");
+			inNewThread(() -> closeStore(storeClosing));
 		}
 		this.engine.shutdownThreads();
+	}
+
+	private CompletableFuture<Void> releaseHeldOnClose() {
+		CompletableFuture<?>[] releases = List.copyOf(this.engine.held)
+			.stream()
+			.map(this::releaseOnClose)
+			.toArray(CompletableFuture[]::new);
+		return CompletableFuture.allOf(releases).handle((released, failure) -> null);
+	}
+
+	private void closeStore(AtomicBoolean closing) {
+		if (closing.compareAndSet(false, true)) {
+			this.engine.store.close();
+		}
 	}
 
 	private void inNewThread(Runnable task) {

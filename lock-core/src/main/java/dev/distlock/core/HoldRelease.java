@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 import dev.distlock.LockLostException;
 import dev.distlock.core.LockEntry.CohortGrant;
@@ -62,7 +63,8 @@ final class HoldRelease {
 	 * @param lease the grant
 	 * @param holdAtLeast the minimum hold time, or {@code null}
 	 * @return completed when the store answered; failed with {@link LockLostException} if
-	 * the lock was lost before, or with the store's failure
+	 * the lock was lost before, or with the store's failure (the lock is then released
+	 * again in the background, as {@link LockEngine#releaseAgain} does)
 	 */
 	CompletableFuture<Void> release(Lease lease, @Nullable Duration holdAtLeast) {
 		if (!this.engine.forget(lease)) {
@@ -76,6 +78,7 @@ final class HoldRelease {
 			if (keepNanos >= MIN_KEEP_NANOS) {
 				released = lease.entry.ownership.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
 					.thenApply((owned) -> new Released(owned, null));
+				released.whenComplete(releaseAgainIfFailed(lease, keepNanos));
 			}
 			else if (mayHandOver(lease)) {
 				released = handOver(lease);
@@ -86,11 +89,12 @@ final class HoldRelease {
 		}
 		catch (RuntimeException ex) {
 			released = CompletableFuture.failedFuture(ex);
+			this.engine.releaseAgain(lease.entry, lease.token, ex, keepNanos);
 		}
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		released.whenComplete((outcome, failure) -> {
 			this.engine.passTurn(lease, (outcome != null) ? outcome.handedOver() : null);
-			this.engine.unreserve(lease.entry);
+			this.engine.unreserve(lease);
 			Throwable cause = (failure != null) ? Stages.unwrap(failure) : null;
 			if (cause == null && !outcome.owned()) {
 				String loss = lease.lossReason();
@@ -109,6 +113,19 @@ final class HoldRelease {
 	}
 
 	/**
+	 * Return what sends a release the store failed again in the background, so that the
+	 * lock does not stay taken for its whole lease (not before {@code notBeforeNanos},
+	 * what is left of a minimum hold time); the caller is still told of the failure.
+	 */
+	private BiConsumer<@Nullable Released, @Nullable Throwable> releaseAgainIfFailed(Lease lease, long notBeforeNanos) {
+		return (outcome, failure) -> {
+			if (failure != null) {
+				this.engine.releaseAgain(lease.entry, lease.token, failure, notBeforeNanos);
+			}
+		};
+	}
+
+	/**
 	 * Ask the store whether {@code lease} still owns its lock; a lock found lost is
 	 * reported and its local turn passed on.
 	 * @param lease the grant
@@ -124,16 +141,24 @@ final class HoldRelease {
 		});
 	}
 
+	/**
+	 * Release {@code lease} in the store; a release the store failed is sent again in the
+	 * background.
+	 */
 	private CompletionStage<Released> releaseInStore(Lease lease) {
 		long releasedAt = System.nanoTime();
-		return lease.entry.ownership.release(lease.key(), lease.token).thenApply((owned) -> {
-			int maxHandOffs = this.engine.settings.cohortHandOffs();
-			if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
-				// A run of cohort hand-overs ends: let a client elsewhere take the lock
-				lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
-			}
-			return new Released(owned, null);
-		});
+		CompletionStage<Released> released = Stages.send(() -> lease.entry.ownership.release(lease.key(), lease.token))
+			.thenApply((owned) -> {
+				int maxHandOffs = this.engine.settings.cohortHandOffs();
+				if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
+					// A run of cohort hand-overs ends: let a client elsewhere take the
+					// lock
+					lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
+				}
+				return new Released(owned, null);
+			});
+		released.whenComplete(releaseAgainIfFailed(lease, 0));
+		return released;
 	}
 
 	/**
@@ -150,8 +175,10 @@ final class HoldRelease {
 
 	/**
 	 * Hand the lock over in the store to a new token; release instead if the store wants
-	 * that. If the request fails, the store may still run it later, so an owner-checked
-	 * release of the next token follows.
+	 * that. If the request fails, the store may have run it or not, or may still run it
+	 * later, so owner-checked releases of both the next token and the holder's own follow
+	 * (in the background, each sent again if the store fails it): whichever owns the lock
+	 * frees it.
 	 */
 	private CompletionStage<Released> handOver(Lease lease) {
 		String nextToken = this.engine.newToken();
@@ -163,6 +190,7 @@ final class HoldRelease {
 			.handle((Attempt attempt, @Nullable Throwable failure) -> {
 				if (failure != null) {
 					this.engine.releaseInBackground(lease.entry, nextToken);
+					this.engine.releaseInBackground(lease.entry, lease.token);
 					throw Stages.asUnchecked(failure);
 				}
 				return attempt;

@@ -64,6 +64,8 @@ final class Lease {
 
 	private final AtomicBoolean turnPassed = new AtomicBoolean();
 
+	private final AtomicBoolean entryLeft = new AtomicBoolean();
+
 	/** The name of the thread holding this grant through a lock handle, if any. */
 	volatile @Nullable String holderThread;
 
@@ -235,6 +237,23 @@ final class Lease {
 	 */
 	boolean passTurn() {
 		return this.turnPassed.compareAndSet(false, true);
+	}
+
+	/**
+	 * Mark the reservation this grant holds on its key's local entry as given up: at its
+	 * release, or earlier when its fixed lease ran out.
+	 * @return {@code true} for the one caller that gives it up
+	 */
+	boolean leaveEntry() {
+		return this.entryLeft.compareAndSet(false, true);
+	}
+
+	/**
+	 * Return when the local view of the lease runs out.
+	 * @return the end of the local view ({@link System#nanoTime()})
+	 */
+	long validUntilNanos() {
+		return this.validUntilNanos;
 	}
 
 	private record Loss(LossReason kind, String reason) {

@@ -79,8 +79,9 @@ public interface LockClient extends AutoCloseable {
 	 * completes on a thread of the client, never the caller's: with the hold, or
 	 * exceptionally with {@link LockAcquisitionException} (busy for the whole wait time),
 	 * {@link LockBackendException} or {@link IllegalStateException} (closed). Cancelling
-	 * its {@link CompletionStage#toCompletableFuture() future} gives up the wait; a lock
-	 * taken after the cancellation is released at once.
+	 * its {@link CompletionStage#toCompletableFuture() future}, or completing it
+	 * exceptionally (as {@code orTimeout} does), gives up the wait; a lock taken after
+	 * that is released at once.
 	 * @param key the lock key, not blank
 	 * @param waitTime how long to wait; {@link Duration#ZERO} for a single attempt
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease

@@ -28,7 +28,8 @@ import org.springframework.util.Assert;
  * @param watchdogLease lease of locks acquired without a fixed lease; renewed every third
  * of it while held
  * @param closeTimeout how long {@link DefaultLockClient#close()} may spend releasing held
- * locks and closing its store
+ * locks, waiting for acquisitions in flight and background releases, and closing its
+ * store
  * @param renewalBatchSize how many leases the watchdog hands to the store in one renewal
  * call at most
  * @param fairGrantTimeout how long a waiter for a {@link LockClient#fair() fair lock}

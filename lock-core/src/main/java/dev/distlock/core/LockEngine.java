@@ -62,6 +62,12 @@ final class LockEngine {
 	private static final String GRANT_NOT_EXTENDED = "the grant a release made to it ran out before it was extended";
 
 	/**
+	 * How long to wait before asking again to extend a grant a fair waiter's wake-up
+	 * carried, after the store failed the request (until the grant ends).
+	 */
+	static final Duration EXTENSION_RETRY = Duration.ofMillis(100);
+
+	/**
 	 * How many threads may complete callers' futures at once (they run the callers'
 	 * continuations, never a wait).
 	 */
@@ -93,6 +99,11 @@ final class LockEngine {
 
 	private final Set<Acquisition> active = ConcurrentHashMap.newKeySet();
 
+	/** The acquisitions under way and the releases sent in the background. */
+	private final PendingWork pending = new PendingWork();
+
+	private final BackgroundReleases releases;
+
 	private final ScheduledThreadPoolExecutor timer;
 
 	private final ThreadPoolExecutor callbacks;
@@ -101,12 +112,6 @@ final class LockEngine {
 	final ListenerEvents listenerEvents;
 
 	private final AtomicLong grants = new AtomicLong();
-
-	/**
-	 * How long to wait before sending a failed background release again, once per entry.
-	 */
-	static final List<Duration> BACKGROUND_RELEASE_RETRIES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
-			Duration.ofSeconds(4));
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -124,6 +129,7 @@ final class LockEngine {
 				new LinkedBlockingQueue<>(), daemonThreads(name + "-callback-"));
 		this.callbacks.allowCoreThreadTimeOut(true);
 		this.listenerEvents = new ListenerEvents(listener, name + "-listener");
+		this.releases = new BackgroundReleases(this.timer, this.pending);
 		this.watchdog = new LeaseWatchdog(settings.watchdogLease(), settings.renewalInterval(),
 				settings.renewalBatchSize(), this.timer, this.listenerEvents.renewals(listener), this::lost,
 				settings.maxHold());
@@ -202,9 +208,13 @@ final class LockEngine {
 	 * background, owner-checked: an extension that finds the grant gone reports it lost.
 	 */
 	void extend(Lease granted, Duration lease) {
+		sendExtension(granted, lease, granted.validUntilNanos());
+	}
+
+	private void sendExtension(Lease granted, Duration lease, long grantEndNanos) {
 		long requestedAt = System.nanoTime();
 		Stages.send(() -> granted.entry.ownership.renew(List.of(new Renewal(granted.key(), granted.token)), lease))
-			.whenComplete((outcomes, failure) -> extended(granted,
+			.whenComplete((outcomes, failure) -> extended(granted, lease, grantEndNanos,
 					(failure != null || outcomes == null) ? null : outcomes.get(0), requestedAt));
 	}
 
@@ -228,10 +238,12 @@ final class LockEngine {
 
 	/**
 	 * Take the answer to the extension of a grant a wake-up carried. A failed extension
-	 * leaves the grant to end when the store's lease of it does, unless the watchdog
-	 * renews it first.
+	 * is asked for again after {@link #EXTENSION_RETRY} until the grant ends (unless the
+	 * watchdog renews it first, or it is released); a grant that ends unextended is
+	 * reported lost.
 	 */
-	private void extended(Lease granted, @Nullable RenewalOutcome outcome, long requestedAt) {
+	private void extended(Lease granted, Duration lease, long grantEndNanos, @Nullable RenewalOutcome outcome,
+			long requestedAt) {
 		if (granted.isEnded()) {
 			return;
 		}
@@ -244,15 +256,41 @@ final class LockEngine {
 			}
 		}
 		else if (outcome == RenewalOutcome.LOST) {
-			this.watchdog.unwatch(granted);
-			granted.reportLost(LossReason.EXPIRED, GRANT_NOT_EXTENDED);
-			logger.warn("Lock '" + LogSafe.escape(granted.key()) + "' was lost: " + GRANT_NOT_EXTENDED);
-			lost(granted);
+			notExtended(granted);
 		}
 		else {
 			logger.debug("Could not extend the lock '" + LogSafe.escape(granted.key())
-					+ "' granted by a release; it ends with its grant unless renewed");
+					+ "' granted by a release; asking again until its grant ends");
+			long retryNanos = Math.min(EXTENSION_RETRY.toNanos(), grantEndNanos - System.nanoTime());
+			try {
+				schedule(() -> retryExtension(granted, lease, grantEndNanos), retryNanos);
+			}
+			catch (RejectedExecutionException ex) {
+				// Closed meanwhile: the close released the grant
+			}
 		}
+	}
+
+	/**
+	 * Ask again to extend a grant a wake-up carried, unless it was released or renewed by
+	 * the watchdog meanwhile; report it lost if it ended.
+	 */
+	private void retryExtension(Lease granted, Duration lease, long grantEndNanos) {
+		if (granted.isEnded() || granted.validUntilNanos() != grantEndNanos) {
+			return;
+		}
+		if (grantEndNanos - System.nanoTime() <= 0) {
+			notExtended(granted);
+			return;
+		}
+		sendExtension(granted, lease, grantEndNanos);
+	}
+
+	private void notExtended(Lease granted) {
+		this.watchdog.unwatch(granted);
+		granted.reportLost(LossReason.EXPIRED, GRANT_NOT_EXTENDED);
+		logger.warn("Lock '" + LogSafe.escape(granted.key()) + "' was lost: " + GRANT_NOT_EXTENDED);
+		lost(granted);
 	}
 
 	/**
@@ -274,21 +312,40 @@ final class LockEngine {
 	 * turn passed on.
 	 */
 	void abandon(Lease lease) {
-		if (forget(lease)) {
-			releaseInBackground(lease.entry, lease.token);
-			passTurn(lease, null);
+		// Counted from before forget, so that a close never sees it neither held nor sent
+		this.pending.begin();
+		try {
+			if (forget(lease)) {
+				releaseInBackground(lease.entry, lease.token);
+				passTurn(lease, null);
+				unreserve(lease);
+			}
+		}
+		finally {
+			this.pending.end();
+		}
+	}
+
+	/**
+	 * Give up the reservation {@code lease} holds on its key's local entry, once.
+	 */
+	void unreserve(Lease lease) {
+		if (lease.leaveEntry()) {
 			unreserve(lease.entry);
 		}
 	}
 
 	/**
 	 * A fixed lease ran out while still held: the key is free in the store for every
-	 * client, so the local turn passes on as well. The holder keeps its hold, which is no
-	 * longer valid.
+	 * client, so the local turn passes on as well, and the client forgets the hold (it no
+	 * longer counts as held, nor shows to operators). The holder keeps its hold, which is
+	 * no longer valid: releasing it asks the store, owner-checked, and reports the loss.
 	 */
 	private void expired(Lease lease) {
 		if (!lease.isEnded()) {
+			this.held.remove(lease);
 			passTurn(lease, null);
+			unreserve(lease);
 		}
 	}
 
@@ -338,48 +395,61 @@ final class LockEngine {
 	 * Release {@code token} in the store without waiting: an owner-checked release that
 	 * only ever frees a lock this token still holds. A release the store failed (for
 	 * example one sent while the store hung, after the grant it gives back) is sent again
-	 * after each of {@link #BACKGROUND_RELEASE_RETRIES}, unless the client closed
-	 * meanwhile, so that the lock does not stay taken for its whole lease.
+	 * after each of {@link BackgroundReleases#RETRIES}, so that the lock does not stay
+	 * taken for its whole lease. Closing the client waits for these releases (within its
+	 * close timeout).
 	 */
 	CompletionStage<Boolean> releaseInBackground(LockEntry entry, String token) {
-		return releaseInBackground(entry, token, 0);
+		return this.releases.release(entry, token);
 	}
 
-	private CompletionStage<Boolean> releaseInBackground(LockEntry entry, String token, int retries) {
-		return Stages.send(() -> entry.ownership.release(entry.key, token)).handle((released, failure) -> {
-			if (failure == null) {
-				return CompletableFuture.completedFuture(released);
-			}
-			if (retries < BACKGROUND_RELEASE_RETRIES.size() && !this.closed.get()) {
-				CompletableFuture<Boolean> retried = new CompletableFuture<>();
-				try {
-					schedule(() -> Stages.forward(releaseInBackground(entry, token, retries + 1), retried),
-							BACKGROUND_RELEASE_RETRIES.get(retries).toNanos());
-					return retried;
-				}
-				catch (RejectedExecutionException ex) {
-					// Closed meanwhile: the lock expires with its lease
-				}
-			}
-			logger.warn("Could not release lock '" + LogSafe.escape(entry.key) + "'; it expires with its lease",
-					Stages.unwrap(failure));
-			return CompletableFuture.<Boolean>failedFuture(Stages.unwrap(failure));
-		}).thenCompose((stage) -> stage);
+	/**
+	 * Release {@code token} again in the background after the store failed the release
+	 * the application asked for: as a {@link #releaseInBackground(LockEntry, String)
+	 * background release} whose first request failed, but not before
+	 * {@code notBeforeNanos} from now (what is left of a minimum hold time).
+	 */
+	void releaseAgain(LockEntry entry, String token, Throwable failure, long notBeforeNanos) {
+		this.releases.releaseAgain(entry, token, failure, notBeforeNanos);
 	}
 
 	// Acquisitions under way
 
 	boolean register(Acquisition acquisition) {
+		this.pending.begin();
 		this.active.add(acquisition);
 		if (this.closed.get()) {
-			this.active.remove(acquisition);
+			unregister(acquisition);
 			return false;
 		}
 		return true;
 	}
 
+	/**
+	 * Count an acquisition as ended; called after it sent the releases of what it gives
+	 * back.
+	 */
 	void unregister(Acquisition acquisition) {
-		this.active.remove(acquisition);
+		if (this.active.remove(acquisition)) {
+			this.pending.end();
+		}
+	}
+
+	/**
+	 * Count {@code stage} (a store request an acquisition sends as it ends) as pending
+	 * work until it completes.
+	 */
+	<T extends @Nullable Object> CompletionStage<T> track(CompletionStage<T> stage) {
+		return this.pending.track(stage);
+	}
+
+	/**
+	 * Return a future completed when no acquisition is under way and no release is
+	 * pending in the background (retries included).
+	 * @return completed at once if nothing is pending now
+	 */
+	CompletableFuture<Void> pendingWorkEnded() {
+		return this.pending.ended();
 	}
 
 	/**
@@ -469,6 +539,7 @@ final class LockEngine {
 		}
 		this.watchdog.close();
 		this.active.forEach((acquisition) -> acquisition.stop(closedException()));
+		this.releases.close();
 		return true;
 	}
 

@@ -108,8 +108,9 @@ final class Locks {
 
 	/**
 	 * Take the locks of {@code keys} without blocking. Cancelling the returned future at
-	 * any instant stops the acquisition, and a grant it got, or that was not yet handed
-	 * to the caller, is released.
+	 * any instant, or completing it exceptionally (as {@code orTimeout} does), stops the
+	 * acquisition, and a grant it got, or that was not yet handed to the caller, is
+	 * released.
 	 * @return the holds in key order
 	 */
 	CompletableFuture<List<LockHold>> acquireAsync(String name, List<String> keys, Duration waitTime,
@@ -118,9 +119,8 @@ final class Locks {
 		Acquisition acquisition = acquisition(name, keys, waitNanos(keys.get(0), waitTime), waitTime, leaseTime);
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		result.whenComplete((holds, failure) -> {
-			if (result.isCancelled()) {
-				acquisition
-					.stop(new CancellationException("Acquisition of lock " + LogSafe.escape(keys) + " was cancelled"));
+			if (failure != null && !grants.isCompletedExceptionally()) {
+				acquisition.stop(givenUp(keys, result, failure));
 				grants.thenAccept(this::abandon);
 			}
 		});
@@ -150,14 +150,33 @@ final class Locks {
 	}
 
 	/**
-	 * Return the one hold of a single-key acquisition, passing a cancellation on to the
-	 * acquisition and releasing a hold that arrives after it.
+	 * Return why an acquisition stops whose caller's future {@code result} completed with
+	 * {@code failure} first: cancelled, or given up (timed out, or completed
+	 * exceptionally by the caller).
+	 */
+	private static CancellationException givenUp(List<String> keys, CompletableFuture<?> result, Throwable failure) {
+		if (result.isCancelled()) {
+			return new CancellationException("Acquisition of lock " + LogSafe.escape(keys) + " was cancelled");
+		}
+		CancellationException givenUp = new CancellationException("Acquisition of lock " + LogSafe.escape(keys)
+				+ " was given up by its caller: " + Stages.unwrap(failure));
+		givenUp.initCause(Stages.unwrap(failure));
+		return givenUp;
+	}
+
+	/**
+	 * Return the one hold of a single-key acquisition, passing a cancellation or an
+	 * exceptional completion (such as {@code orTimeout}) on to the acquisition and
+	 * releasing a hold that arrives after it.
 	 */
 	static CompletableFuture<LockHold> single(CompletableFuture<List<LockHold>> holds) {
 		CompletableFuture<LockHold> single = new CompletableFuture<>();
 		single.whenComplete((hold, failure) -> {
 			if (single.isCancelled()) {
 				holds.cancel(false);
+			}
+			else if (failure != null) {
+				holds.completeExceptionally(Stages.unwrap(failure));
 			}
 		});
 		holds.whenComplete((all, failure) -> {

@@ -73,7 +73,7 @@ class BackgroundReleaseRetryTests {
 			.toCompletableFuture();
 		await().atMost(Duration.ofSeconds(15)).until(release::isDone);
 		assertThat(release).isCompletedExceptionally();
-		then(this.store).should(times(1 + LockEngine.BACKGROUND_RELEASE_RETRIES.size())).release("stuck", token);
+		then(this.store).should(times(1 + BackgroundReleases.RETRIES.size())).release("stuck", token);
 		assertThat(this.store.isLocked("stuck")).isTrue();
 	}
 

@@ -36,6 +36,7 @@ import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.BDDMockito.then;
 import static org.mockito.BDDMockito.willReturn;
 import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.mockingDetails;
 import static org.mockito.Mockito.times;
 
 /**
@@ -102,12 +103,51 @@ class FairGrantInWakeUpTests {
 	}
 
 	@Test
+	void aFailedExtensionIsAskedForAgainAndTheLockEndsUpExtended() throws Exception {
+		willReturn(failedRenewal("retried"), failedRenewal("retried")).willCallRealMethod()
+			.given(this.store)
+			.renew(anyList(), any());
+		LockHold hold = handedOff("retried", Duration.ofSeconds(60));
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.store.inspect("retried").toCompletableFuture().join().ttl())
+				.isGreaterThan(GRANT_TIMEOUT));
+		then(this.store).should(times(3)).renew(anyList(), any());
+		assertThat(leaseRemaining()).isGreaterThan(GRANT_TIMEOUT);
+		assertThat(hold.isValid()).isTrue();
+		assertThat(this.listener.events()).doesNotContain("unnamed retried lost expired");
+		hold.release();
+	}
+
+	@Test
+	void aGrantThatEndsBeforeAnExtensionSucceedsIsReportedLostAndNotAskedForAgain() throws Exception {
+		willReturn(failedRenewal("never")).given(this.store).renew(anyList(), any());
+		LockHold hold = handedOff("never", Duration.ofSeconds(60));
+		await().atMost(GRANT_TIMEOUT.plusSeconds(2))
+			.until(() -> this.listener.events().contains("unnamed never lost expired"));
+		assertThat(hold.isValid()).isFalse();
+		int extensions = mockingDetails(this.store).getInvocations()
+			.stream()
+			.filter((invocation) -> invocation.getMethod().getName().equals("renew"))
+			.mapToInt((invocation) -> 1)
+			.sum();
+		assertThat(extensions).as("extensions asked for until the grant ended").isGreaterThan(1);
+		// Nothing happens: the fixed wait is what this asserts
+		Thread.sleep(500);
+		then(this.store).should(times(extensions)).renew(anyList(), any());
+	}
+
+	@Test
 	void theStoreClockPlacesTheGrantsEndNoLaterThanTheStore() {
 		// Sent at local 1,000 ms; the store read 50,000 ms; granted at store 50,400 ms
 		StoreClockReading reading = new StoreClockReading(TimeUnit.MILLISECONDS.toNanos(1_000), 50_000);
 		FairGrant grant = new FairGrant(7, 50_400, Duration.ofSeconds(2));
 		long drift = Duration.ofMillis(20 + 2).toNanos();
 		assertThat(reading.grantEndNanos(grant)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1_000 + 400 + 2_000) - drift);
+	}
+
+	private static CompletableFuture<List<RenewalOutcome>> failedRenewal(String key) {
+		return CompletableFuture
+			.failedFuture(new LockBackendException(key, "renew", new IllegalStateException("store did not answer")));
 	}
 
 	private Duration leaseRemaining() {

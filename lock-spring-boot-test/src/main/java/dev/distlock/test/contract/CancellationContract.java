@@ -122,6 +122,44 @@ abstract class CancellationContract extends ContractGroup {
 	}
 
 	@Test
+	void aWaiterWhoseFutureTimesOutLeavesNoLockAndTheNextCallerGetsIt() throws Exception {
+		String key = uniqueKey("or-timeout-waiting");
+		LockHandle holder = heldByAnotherClient(key);
+		DefaultLockClient client = newClient();
+		CompletableFuture<LockHold> waiting = client.acquireAsync(key, Duration.ofSeconds(30), null)
+			.toCompletableFuture()
+			.orTimeout(200, TimeUnit.MILLISECONDS);
+		awaitWaiting(client, key);
+		waitAtMost(Duration.ofSeconds(5)).until(waiting::isCompletedExceptionally);
+		waitAtMost(SECOND).until(() -> client.acquiringCount() == 0 && client.waitingCount(key) == 0);
+		holder.unlock();
+		DefaultLockClient next = newClient();
+		LockHold taken = next.acquire(key, Duration.ofSeconds(5), null);
+		assertThat(taken.isValid()).isTrue();
+		assertThat(client.heldCount()).isZero();
+		taken.release();
+		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void aCallerWhoseFutureTimesOutWhileItsRequestIsInFlightLeavesNoLock() {
+		PausedRepliesLockStore store = new PausedRepliesLockStore(newStore());
+		DefaultLockClient client = newClient(store, LockClientSettings.defaults());
+		String key = uniqueKey("or-timeout-in-flight");
+		store.pause();
+		CompletableFuture<LockHold> acquisition = client.acquireAsync(key, Duration.ZERO, null)
+			.toCompletableFuture()
+			.orTimeout(100, TimeUnit.MILLISECONDS);
+		waitAtMost(SECOND).until(() -> store.requests() == 1);
+		waitAtMost(SECOND).until(() -> isLocked(key));
+		waitAtMost(SECOND).until(acquisition::isCompletedExceptionally);
+		store.resume();
+		waitAtMost(SECOND).until(() -> !isLocked(key));
+		assertThat(client.heldCount()).isZero();
+		assertThat(client.renewedLeaseCount()).isZero();
+	}
+
+	@Test
 	void twoHundredCancelsAtRandomInstantsLeaveNoKeyHeld() {
 		DefaultLockClient client = newClient();
 		List<String> keys = new ArrayList<>();

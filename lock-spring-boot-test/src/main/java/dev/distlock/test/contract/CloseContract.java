@@ -19,10 +19,12 @@ package dev.distlock.test.contract;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * @author distlock
  */
 abstract class CloseContract extends ContractGroup {
+
+	private static final Duration SECOND = Duration.ofSeconds(1);
 
 	CloseContract(LockStoreContractTests suite) {
 		super(suite);
@@ -62,6 +66,32 @@ abstract class CloseContract extends ContractGroup {
 				.toCompletableFuture()
 				.get(5, TimeUnit.SECONDS))
 			.withCauseInstanceOf(IllegalStateException.class);
+	}
+
+	@Test
+	void closingWaitsForARequestInFlightAndLeavesNoLockBehind() throws Exception {
+		PausedRepliesLockStore store = new PausedRepliesLockStore(newStore());
+		DefaultLockClient client = newClient(store,
+				LockClientSettings.defaults().withCloseTimeout(Duration.ofSeconds(10)));
+		String key = uniqueKey("close-in-flight");
+		store.pause();
+		CompletableFuture<LockHold> acquisition = client.acquireAsync(key, Duration.ZERO, Duration.ofMinutes(10))
+			.toCompletableFuture();
+		waitAtMost(SECOND).until(() -> store.requests() == 1);
+		// The store has granted the lock for ten minutes; the reply is on its way
+		waitAtMost(SECOND).until(() -> isLocked(key));
+		Future<Void> closing = inNewThread(() -> {
+			client.close();
+			return null;
+		});
+		// Nothing happens: the fixed wait is what this asserts (close waits for the
+		// reply)
+		waitAtMost(SECOND).during(Duration.ofMillis(300)).until(() -> !closing.isDone());
+		store.resume();
+		closing.get(10, TimeUnit.SECONDS);
+		assertThat(isLocked(key)).isFalse();
+		assertThat(client.heldCount()).isZero();
+		waitAtMost(SECOND).until(acquisition::isCompletedExceptionally);
 	}
 
 	@Test

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,7 @@ import dev.distlock.core.WakeOneExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -157,6 +159,38 @@ abstract class CohortContract extends ContractGroup {
 		}
 		assertThat(store.handOvers()).as("cohort hand-overs").isPositive();
 		assertThat(isLocked(key)).isFalse();
+	}
+
+	@Test
+	void aHandOverWhoseReplyIsLostLeavesTheKeyToTheNextCaller() throws Exception {
+		nextCallerGetsTheLockAfterAFailedHandOver(true);
+	}
+
+	@Test
+	void aHandOverTheStoreDidNotRunLeavesTheKeyToTheNextCaller() throws Exception {
+		nextCallerGetsTheLockAfterAFailedHandOver(false);
+	}
+
+	/**
+	 * A hand-over that failed, whether the store ran it or not: the holder is told, and
+	 * the key is released under whichever token owns it, so that the next local caller
+	 * gets it well within the holder's 30-second lease.
+	 */
+	private void nextCallerGetsTheLockAfterAFailedHandOver(boolean runInStore) throws Exception {
+		assumeSupports(HandOverExtension.class);
+		String key = uniqueKey("failed-hand-over");
+		CountingLockStore store = new CountingLockStore(newStore(), new AtomicInteger());
+		DefaultLockClient client = newClient(store, LockClientSettings.defaults());
+		LockHold holder = client.acquire(key, Duration.ZERO, null);
+		CompletableFuture<LockHold> next = client.acquireAsync(key, Duration.ofSeconds(20), null).toCompletableFuture();
+		awaitWaiting(client, key);
+		store.failNextHandOver(runInStore);
+		assertThatIllegalStateException().isThrownBy(holder::release).withMessageContaining("hand-over");
+		LockHold taken = next.get(5, TimeUnit.SECONDS);
+		assertThat(taken.isValid()).isTrue();
+		taken.release();
+		waitAtMost(Duration.ofSeconds(1)).until(() -> !isLocked(key));
+		assertThat(client.heldCount()).isZero();
 	}
 
 	@Test

@@ -17,6 +17,7 @@
 package dev.distlock.test.contract;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -28,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link LockStore} that counts how often it runs its clients' release listeners (for
  * tests that a release wakes one waiting client only), how often it handed a lock over
- * and how many fair attempts were answered; everything else is delegated.
+ * and how many fair attempts were answered, and that can fail hand-overs (run in the
+ * store with the reply lost, or not run at all); everything else is delegated.
  *
  * @author distlock
  */
@@ -40,6 +42,8 @@ final class CountingLockStore extends ForwardingLockStore {
 
 	private final AtomicInteger fairAttemptsAnswered = new AtomicInteger();
 
+	private volatile @Nullable HandOverFailure nextHandOverFails;
+
 	CountingLockStore(LockStore store, AtomicInteger wakeUps) {
 		super(store);
 		this.wakeUps = wakeUps;
@@ -47,6 +51,15 @@ final class CountingLockStore extends ForwardingLockStore {
 
 	int handOvers() {
 		return this.handOvers.get();
+	}
+
+	/**
+	 * Fail the next hand-over: after running it in the store (its reply lost, as to a
+	 * connection reset), or without running it.
+	 * @param runInStore whether the store runs it
+	 */
+	void failNextHandOver(boolean runInStore) {
+		this.nextHandOverFails = (runInStore) ? HandOverFailure.REPLY_LOST : HandOverFailure.NOT_RUN;
 	}
 
 	int fairAttemptsAnswered() {
@@ -58,6 +71,15 @@ final class CountingLockStore extends ForwardingLockStore {
 	// arguments, so it sees this override's nullable result as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+		HandOverFailure failure = this.nextHandOverFails;
+		this.nextHandOverFails = null;
+		if (failure == HandOverFailure.NOT_RUN) {
+			return CompletableFuture.failedFuture(new IllegalStateException("hand-over of " + key + " not run"));
+		}
+		if (failure == HandOverFailure.REPLY_LOST) {
+			return super.handOver(key, token, nextToken, lease).thenCompose((attempt) -> CompletableFuture
+				.failedFuture(new IllegalStateException("reply to the hand-over of " + key + " lost")));
+		}
 		return super.handOver(key, token, nextToken, lease).thenApply((attempt) -> {
 			if (attempt != null && attempt.acquired()) {
 				this.handOvers.incrementAndGet();
@@ -99,6 +121,12 @@ final class CountingLockStore extends ForwardingLockStore {
 			this.wakeUps.incrementAndGet();
 			listener.run();
 		};
+	}
+
+	private enum HandOverFailure {
+
+		REPLY_LOST, NOT_RUN
+
 	}
 
 }

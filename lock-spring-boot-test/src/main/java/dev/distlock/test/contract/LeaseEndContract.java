@@ -159,6 +159,21 @@ abstract class LeaseEndContract extends ContractGroup {
 		assertThat(grants.get(0) + grants.get(1)).isPositive();
 	}
 
+	@Test
+	void expiredFixedLeaseHoldsAreForgottenAndReportedLostOnlyWhenReleased() throws Exception {
+		DefaultLockClient client = newClient();
+		List<LockHold> holds = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			holds.add(client.acquire(uniqueKey("forgotten"), Duration.ZERO, Duration.ofSeconds(1)));
+		}
+		assertThat(client.heldCount()).isPositive();
+		waitAtMost(Duration.ofSeconds(10)).until(() -> client.heldCount() == 0);
+		assertThat(client.heldLocks()).isEmpty();
+		// The local view ends a drift margin before the store's lease
+		waitAtMost(SECOND).until(() -> holds.stream().noneMatch((hold) -> isLocked(hold.key())));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(holds.get(0)::release);
+	}
+
 	private static @Nullable Throwable thrownBy(Action action) {
 		try {
 			action.run();
