@@ -77,7 +77,7 @@ final class CodeSpanNames {
 			"RedisLockProvider", "LockingTaskExecutor", "LockConfiguration",
 			// Spring Integration
 			"RedisLockRegistry", "LockRegistry", "ExpirableLockRegistry", "RenewableLockRegistry", "JdbcLockRegistry",
-			"ZookeeperLockRegistry", "DefaultLockRepository", "WhileLockedProcessor",
+			"ZookeeperLockRegistry", "DefaultLockRepository", "WhileLockedProcessor", "RedisLockType",
 			// lock4j, Lettuce, Jedis
 			"Lock4j", "LockTemplate", "RedisURI", "ClientOptions", "SslOptions", "JedisPool");
 
