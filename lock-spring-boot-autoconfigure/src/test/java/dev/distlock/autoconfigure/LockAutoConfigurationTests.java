@@ -259,9 +259,10 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.max-key-length")).containsExactly(512);
 		assertThat(defaultValue(json, "distlock.max-keys")).containsExactly(64);
 		assertThat(defaultValue(json, "distlock.endpoint.show-keys")).containsExactly("never");
+		assertThat(defaultValue(json, "distlock.observation.include-key")).containsExactly(false);
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
 		assertThat(defaultValue(json, "distlock.max-hold")).isEmpty();
-		assertThat(descriptions).hasSize(17).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(18).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {
