@@ -41,6 +41,30 @@ class CodeSpanNamesTests {
 	}
 
 	@Test
+	void readsNoDeclarationFromCommentsOrTextBlocks() {
+		SourceIndex index = new SourceIndex();
+		index.add("""
+				package dev.distlock.docs;
+				/**
+				 * An example: {@code class Javadoc { void fromJavadoc() { } }}.
+				 */
+				class Sample {
+					String source = \"\"\"
+							class TextBlock {
+								void fromTextBlock() {
+								}
+							}
+							\"\"\";
+				}
+				""");
+		assertThat(index.hasType("", "Sample")).isTrue();
+		assertThat(index.hasType("", "Javadoc")).isFalse();
+		assertThat(index.hasType("", "TextBlock")).isFalse();
+		assertThat(index.declaresAnywhere("fromTextBlock")).isFalse();
+		assertThat(index.declaresAnywhere("fromJavadoc")).isFalse();
+	}
+
+	@Test
 	void reportsAMissingTypeMethodAttributeAndAMisattributedTest(@TempDir Path dir) throws IOException {
 		SourceIndex index = new SourceIndex();
 		index.add("""

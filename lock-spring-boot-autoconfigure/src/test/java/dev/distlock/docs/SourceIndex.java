@@ -60,6 +60,12 @@ final class SourceIndex {
 
 	private static final Pattern COMPONENT = Pattern.compile("(\\w+)\\s*(?:,|$)");
 
+	/**
+	 * Comments and text blocks, whose text may look like declarations (a test's sample
+	 * source, a Javadoc example) without declaring anything.
+	 */
+	private static final Pattern NOT_CODE = Pattern.compile("/\\*[\\s\\S]*?\\*/|\"\"\"[\\s\\S]*?\"\"\"");
+
 	private static final Pattern SUPERTYPE = Pattern.compile("\\b([A-Z]\\w*)\\b");
 
 	private final Map<String, Set<String>> qualifiedNames = new HashMap<>();
@@ -94,7 +100,8 @@ final class SourceIndex {
 	 * Add the types of one source file.
 	 * @param source the file's text
 	 */
-	void add(String source) {
+	void add(String text) {
+		String source = NOT_CODE.matcher(text).replaceAll(" ");
 		Matcher pkg = PACKAGE.matcher(source);
 		String packageName = pkg.find() ? pkg.group(1) : "";
 		Set<String> declared = new LinkedHashSet<>();
