@@ -18,6 +18,7 @@ package dev.distlock.benchmarks;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,6 +79,8 @@ public final class BenchmarkMain {
 		Path output = Path.of(System.getProperty("benchmarks.output", "results/benchmark-results.md"));
 		Path work = Files.createTempDirectory("distlock-benchmarks");
 		Measurements measurements = new Measurements();
+		measurements.started = Instant.now();
+		measurements.commit = commit();
 		String loadAtStart = loadAverage();
 		Machine machine;
 		try (RedisServer redis = RedisServer.start(work.resolve("redis.log").toFile());
@@ -166,6 +169,29 @@ public final class BenchmarkMain {
 			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
 		}
 		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * Return the commit the run measures ({@code benchmarks.commit}, else
+	 * {@code git rev-parse --short HEAD}), for the report's provenance line.
+	 */
+	private static String commit() {
+		String commit = System.getProperty("benchmarks.commit");
+		if (commit != null && !commit.isBlank()) {
+			return commit;
+		}
+		try {
+			Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+			return (git.waitFor() == 0 && !out.isEmpty()) ? out : "unknown";
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 			return "unknown";
 		}
 	}

@@ -18,9 +18,12 @@ package dev.distlock.faults;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,9 +59,43 @@ final class FaultReport {
 		this.results.add(result);
 	}
 
+	/**
+	 * Return the provenance line the documentation check reads
+	 * ({@code Provenance: commit <hash>; date <yyyy-mm-dd>; duration <time>; machine <description>}).
+	 * @param commit the commit the run measured
+	 * @param finished when the run finished
+	 * @return the line
+	 */
+	String provenance(String commit, Instant finished) {
+		return "Provenance: commit " + commit + "; date " + LocalDate.ofInstant(finished, ZoneOffset.UTC)
+				+ "; duration " + ChronoUnit.SECONDS.between(this.started, finished) + " s; machine "
+				+ Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("java.vm.name") + " "
+				+ System.getProperty("java.version") + ", Redis " + this.redisVersion + " on loopback.";
+	}
+
+	/**
+	 * Return the commit the run measures ({@code git rev-parse --short HEAD}), or
+	 * {@code unknown}.
+	 */
+	private static String commit() {
+		try {
+			Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+			return (git.waitFor() == 0 && !out.isEmpty()) ? out : "unknown";
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "unknown";
+		}
+	}
+
 	synchronized String toMarkdown() {
 		StringBuilder out = new StringBuilder();
 		out.append("# distlock fault-injection suite: ").append(this.tier.name().toLowerCase()).append(" tier\n\n");
+		out.append(provenance(commit(), Instant.now())).append("\n\n");
 		out.append("Run ")
 			.append(this.started.truncatedTo(ChronoUnit.SECONDS))
 			.append(", ")

@@ -23,9 +23,11 @@ import io.micrometer.common.KeyValues;
  * Default {@link LockObservationConvention}: the observation {@value #NAME}, named
  * {@code "lock <name>"} in traces, with the low-cardinality key values
  * {@code distlock.name} and {@code distlock.outcome} (once known: {@code acquired},
- * {@code busy}, {@code error} or {@code interrupted}) and the high-cardinality
- * {@code distlock.key}, plus {@code distlock.fencing-token} once granted and
- * {@code distlock.lost} when the lock was lost while held.
+ * {@code busy}, {@code error} or {@code interrupted}), and the high-cardinality
+ * {@code distlock.fencing-token} once granted and {@code distlock.lost} when the lock was
+ * lost while held. The lock key (often a user or order id) is the high-cardinality
+ * {@code distlock.key} only when the convention is created to include it
+ * ({@code distlock.observation.include-key=true}).
  *
  * @author distlock
  * @since 0.1.0
@@ -36,6 +38,24 @@ public class DefaultLockObservationConvention implements LockObservationConventi
 	 * Name of the observation.
 	 */
 	public static final String NAME = "distlock.lock";
+
+	private final boolean includeKey;
+
+	/**
+	 * Create a convention that leaves the lock key out of the observation.
+	 */
+	public DefaultLockObservationConvention() {
+		this(false);
+	}
+
+	/**
+	 * Create a convention.
+	 * @param includeKey whether the lock key is the high-cardinality key value
+	 * {@code distlock.key}
+	 */
+	public DefaultLockObservationConvention(boolean includeKey) {
+		this.includeKey = includeKey;
+	}
 
 	@Override
 	public String getName() {
@@ -56,7 +76,7 @@ public class DefaultLockObservationConvention implements LockObservationConventi
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(LockObservationContext context) {
-		KeyValues values = KeyValues.of("distlock.key", context.getKey());
+		KeyValues values = this.includeKey ? KeyValues.of("distlock.key", context.getKey()) : KeyValues.empty();
 		if (context.getFencingToken() != 0) {
 			values = values.and("distlock.fencing-token", Long.toString(context.getFencingToken()));
 		}

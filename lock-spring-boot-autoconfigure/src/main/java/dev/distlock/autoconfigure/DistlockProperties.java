@@ -117,6 +117,8 @@ public class DistlockProperties {
 
 	private final Replication replication = new Replication();
 
+	private final Observation observation = new Observation();
+
 	/**
 	 * Return whether distlock is enabled.
 	 * @return whether distlock is enabled
@@ -267,6 +269,14 @@ public class DistlockProperties {
 	 */
 	public Endpoint getEndpoint() {
 		return this.endpoint;
+	}
+
+	/**
+	 * Return the observation properties.
+	 * @return the observation properties
+	 */
+	public Observation getObservation() {
+		return this.observation;
 	}
 
 	/**
@@ -604,6 +614,35 @@ public class DistlockProperties {
 		 * In memory: locks within this JVM only, never between application instances.
 		 */
 		MEMORY
+
+	}
+
+	/**
+	 * Properties of the distlock.lock observation.
+	 */
+	public static class Observation {
+
+		/**
+		 * Whether the distlock.lock observation carries the lock key (often a user or
+		 * order id) as the high-cardinality key value distlock.key, which reaches spans.
+		 */
+		private boolean includeKey = false;
+
+		/**
+		 * Return whether the observation carries the lock key.
+		 * @return whether the key is included
+		 */
+		public boolean isIncludeKey() {
+			return this.includeKey;
+		}
+
+		/**
+		 * Set whether the observation carries the lock key.
+		 * @param includeKey whether the key is included
+		 */
+		public void setIncludeKey(boolean includeKey) {
+			this.includeKey = includeKey;
+		}
 
 	}
 

@@ -25,7 +25,8 @@ import dev.distlock.core.WatchdogStatus;
 /**
  * The health of a lock client, independent of the Spring Boot version's health API: down
  * while the watchdog's last renewal round failed and leases are at risk. It never talks
- * to the store (Spring Boot's own Redis health indicator does).
+ * to the store (Spring Boot's own Redis health indicator does). A failed renewal is
+ * described by the type of its error, not its message.
  *
  * @author distlock
  * @since 0.1.0
@@ -54,10 +55,23 @@ final class LockHealth {
 		}
 		RenewalBatch failure = status.lastFailure();
 		if (failure != null) {
-			details.put("lastRenewalError", failure.describe());
+			details.put("lastRenewalError", describe(failure));
 			details.put("lastRenewalErrorTime", failure.finishedAt().toString());
 		}
 		return new State(status.atRisk(), details);
+	}
+
+	/**
+	 * Describe a failed batch by its counts and the type of its error, never the error's
+	 * message, which may name keys or hosts.
+	 * @param failure the failed batch
+	 * @return the description
+	 */
+	private static String describe(RenewalBatch failure) {
+		String text = failure.renewed() + " of " + failure.leases() + " lease(s) renewed, " + failure.lost() + " lost, "
+				+ failure.failed() + " not renewed (store failure or timeout)";
+		Throwable error = failure.failure();
+		return (error != null) ? text + ": " + error.getClass().getName() : text;
 	}
 
 	record State(boolean down, Map<String, Object> details) {

@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -30,7 +31,8 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration} of the {@code distlock.lock} observation
  * ({@link ObservationLockClientListener}) when the application has an
  * {@link ObservationRegistry}. A {@link LockObservationConvention} bean replaces the
- * default convention.
+ * default convention, which carries the lock key only with
+ * {@code distlock.observation.include-key=true}.
  *
  * @author distlock
  * @since 0.1.0
@@ -41,13 +43,15 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistlockProperties.class)
 public final class LockObservationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	ObservationLockClientListener distlockObservations(ObservationRegistry observationRegistry,
-			ObjectProvider<LockObservationConvention> convention) {
-		return new ObservationLockClientListener(observationRegistry, convention.getIfUnique());
+			ObjectProvider<LockObservationConvention> convention, DistlockProperties properties) {
+		return new ObservationLockClientListener(observationRegistry, convention
+			.getIfUnique(() -> new DefaultLockObservationConvention(properties.getObservation().isIncludeKey())));
 	}
 
 }

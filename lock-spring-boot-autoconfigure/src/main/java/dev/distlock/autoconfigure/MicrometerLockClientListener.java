@@ -93,10 +93,7 @@ public final class MicrometerLockClientListener implements LockClientListener {
 			.description("Time from asking for a distributed lock to the outcome")
 			.withRegistry(registry);
 		this.held = LongTaskTimer.builder(HELD).description("Distributed locks held now").withRegistry(registry);
-		this.lost = Counter.builder(LOST)
-			.description("Distributed locks found lost while held")
-			.baseUnit("locks")
-			.withRegistry(registry);
+		this.lost = Counter.builder(LOST).description("Distributed locks found lost while held").withRegistry(registry);
 		this.renewal = Timer.builder(RENEWAL)
 			.description("Renewal batches of the distributed lock watchdog")
 			.withRegistry(registry);

@@ -259,12 +259,13 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.max-key-length")).containsExactly(512);
 		assertThat(defaultValue(json, "distlock.max-keys")).containsExactly(64);
 		assertThat(defaultValue(json, "distlock.endpoint.show-keys")).containsExactly("never");
+		assertThat(defaultValue(json, "distlock.observation.include-key")).containsExactly(false);
 		List<String> descriptions = JsonPath.read(json, "$.properties[?(@.name =~ /distlock\\..*/)].description");
 		assertThat(defaultValue(json, "distlock.max-hold")).isEmpty();
 		assertThat(defaultValue(json, "distlock.async.executor")).isEmpty();
 		assertThat(defaultValue(json, "distlock.reactive.hold-after-cancel")).containsExactly("30s");
 		assertThat(defaultValue(json, "distlock.store")).isEmpty();
-		assertThat(descriptions).hasSize(20).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(21).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

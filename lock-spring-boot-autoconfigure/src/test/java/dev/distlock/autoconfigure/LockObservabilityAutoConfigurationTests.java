@@ -179,8 +179,9 @@ class LockObservabilityAutoConfigurationTests {
 	}
 
 	@Test
-	void observesAcquireAndHoldAsDistlockLockWithNameOutcomeAndKey() {
+	void observesAcquireAndHoldAsDistlockLockWithNameOutcomeAndKeyWhenTheKeyIsIncluded() {
 		this.contextRunner.withUserConfiguration(ObservationConfiguration.class, LockedServiceConfiguration.class)
+			.withPropertyValues("distlock.observation.include-key=true")
 			.run((context) -> {
 				context.getBean(LockedService.class).work("order:42");
 				TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
@@ -195,6 +196,21 @@ class LockObservabilityAutoConfigurationTests {
 					.hasBeenStarted()
 					.hasBeenStopped();
 				assertThat(context.getBean(EventRecorder.class).events).containsExactly("distlock.acquired");
+			});
+	}
+
+	@Test
+	void leavesTheLockKeyOutOfTheObservationByDefault() {
+		this.contextRunner.withUserConfiguration(ObservationConfiguration.class, LockedServiceConfiguration.class)
+			.run((context) -> {
+				context.getBean(LockedService.class).work("order:42");
+				TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
+					.hasObservationWithNameEqualTo("distlock.lock")
+					.that()
+					.hasLowCardinalityKeyValue("distlock.name", "LockedService.work")
+					.hasHighCardinalityKeyValueWithKey("distlock.fencing-token")
+					.doesNotHaveHighCardinalityKeyValueWithKey("distlock.key")
+					.doesNotHaveLowCardinalityKeyValueWithKey("distlock.key");
 			});
 	}
 
@@ -337,6 +353,9 @@ class LockObservabilityAutoConfigurationTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> "DOWN".equals(status(indicator)));
 			assertThat(details(indicator)).containsEntry("held", 1)
 				.containsKeys("lastRenewalError", "lastRenewalErrorTime");
+			assertThat(details(indicator).get("lastRenewalError")).asString()
+				.doesNotContain("at-risk")
+				.doesNotContain("the in-memory store is down");
 			store.setUnreachable(false);
 			await().atMost(Duration.ofSeconds(5)).until(() -> "UP".equals(status(indicator)));
 			hold.release();

@@ -16,7 +16,10 @@
 
 package dev.distlock.benchmarks.report;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -79,8 +82,24 @@ public final class MarkdownReport {
 		return out.toString();
 	}
 
+	/**
+	 * Return the provenance line the documentation check reads
+	 * ({@code Provenance: commit <hash>; date <yyyy-mm-dd>; duration <time>; machine <description>}).
+	 * @param measurements the measurements, with the commit and the start of the run
+	 * @param finished when the run finished
+	 * @return the line
+	 */
+	String provenance(Measurements measurements, Instant finished) {
+		Duration duration = Duration.between(measurements.started, finished);
+		return "Provenance: commit " + measurements.commit + "; date " + LocalDate.ofInstant(finished, ZoneOffset.UTC)
+				+ "; duration " + duration.toMinutes() + " min " + duration.toSecondsPart() + " s; machine "
+				+ this.machine.cpu() + ", " + this.machine.cores() + " cores, " + this.machine.memoryGib() + " GiB, "
+				+ this.machine.jdk() + ", Redis " + this.machine.redisVersion() + " on loopback.";
+	}
+
 	private void machine(StringBuilder out, Measurements measurements, Instant finished) {
 		out.append("Run finished ").append(finished).append(".\n\n");
+		out.append(provenance(measurements, finished)).append("\n\n");
 		out.append("| Machine | |\n|---|---|\n");
 		out.append("| CPU | ")
 			.append(this.machine.cpu())

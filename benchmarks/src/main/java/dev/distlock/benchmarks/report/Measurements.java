@@ -16,6 +16,7 @@
 
 package dev.distlock.benchmarks.report;
 
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -82,6 +83,15 @@ public final class Measurements {
 
 	/** The machine's 1-minute load average at the start and at the end of the run. */
 	public String loadAverages = "";
+
+	/**
+	 * The commit the run measured ({@code git rev-parse --short HEAD}), for the
+	 * provenance line.
+	 */
+	public String commit = "unknown";
+
+	/** When the run started, for the provenance line's duration. */
+	public Instant started = Instant.EPOCH;
 
 	/** JMH benchmark method to nanoseconds per call. */
 	public Outcome<Map<String, Double>> annotation = Outcome.notApplicable("not run");

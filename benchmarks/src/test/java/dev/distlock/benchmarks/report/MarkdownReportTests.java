@@ -74,6 +74,18 @@ class MarkdownReportTests {
 	}
 
 	@Test
+	void writesTheProvenanceLineTheDocumentationCheckReads() {
+		Measurements measurements = new Measurements();
+		measurements.commit = "9bfe22a";
+		measurements.started = Instant.parse("2026-11-25T19:03:18Z");
+		String report = new MarkdownReport(new Machine("AMD EPYC", 2, 24, "Linux", "OpenJDK 17", List.of(), "7.0.15"),
+				RunSettings.full())
+			.render(measurements, Instant.parse("2026-11-25T19:12:37Z"));
+		assertThat(report.lines()).contains("Provenance: commit 9bfe22a; date 2026-11-25; duration 9 min 19 s; "
+				+ "machine AMD EPYC, 2 cores, 24 GiB, OpenJDK 17, Redis 7.0.15 on loopback.");
+	}
+
+	@Test
 	void explainsBargingUnderTheContendedHeadingAndShowsEachLibrarysCrossProcessShareAndP99Wait() {
 		Measurements measurements = new Measurements();
 		measurements.contended.put(Contender.DISTLOCK, Outcome.success(contended(2500, 120_000, 0.22)));
