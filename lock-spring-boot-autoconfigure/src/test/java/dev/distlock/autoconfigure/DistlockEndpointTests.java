@@ -149,14 +149,14 @@ class DistlockEndpointTests {
 
 	@Test
 	void logsAForceReleaseTheStoreCannotDo(CapturedOutput output) {
-		// A store that does not declare FORCE_RELEASE
+		// A store that does not implement InspectionExtension
 		LockStore store = mock(LockStore.class);
 		try (DefaultLockClient client = new DefaultLockClient(store)) {
 			DistlockEndpoint endpoint = new DistlockEndpoint(client, true, Show.NEVER, Set.of());
 			assertThat(endpoint.forceRelease(new String[] { "stuck" }, SecurityContext.NONE).getStatus())
 				.isEqualTo(501);
 			assertThat(output).contains("Refused to force-release lock 'stuck' for an unauthenticated caller")
-				.contains("cannot force a release");
+				.contains("cannot inspect or force-release lock keys");
 		}
 	}
 

@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Failures and arguments: the client fails closed while the backend is unreachable,
- * rejects invalid arguments, and refuses read locks a store does not declare.
+ * rejects invalid arguments, and refuses read locks a store does not implement.
  *
  * @author distlock
  */
