@@ -19,14 +19,16 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import dev.distlock.LogSafe;
@@ -39,12 +41,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * Renews the leases of every watchdog-mode lock one client holds, on the client's shared
  * timer, every third of the lease, handing the store up to a batch of leases per request.
- * The batches of one round are sent together, without waiting for each other's replies; a
- * round that is still in flight when the next one is due is not overlapped. A lease the
- * store reports lost is marked lost, reported, no longer renewed, and its local turn
- * passed on; a lost lease is never re-created. A lease released while its renewal was in
- * flight is not reported: release stops watching before it asks the store, and a loss
- * counts only if the lease was still watched.
+ * Leases are grouped, each round anew, by the store's {@link LockStore#renewalGroup
+ * renewal group} (the master serving the key on a Redis Cluster), and a request carries
+ * leases of one group only, so each group's renewal goes on by itself: the requests of
+ * one round are sent together, without waiting for each other's replies, and a round
+ * never waits for the previous one. Each request is bounded by the renewal interval, not
+ * by the store's command timeout: a request still unanswered when the next round starts
+ * is reported as a failed batch, and its leases are skipped by the rounds that start
+ * while it is still in flight (a stalled node gains nothing from more requests); an
+ * answer that comes late still counts, for the leases it renewed or found lost. So a
+ * stalled node delays only its own group, and the leases on every other node are renewed
+ * on time. A request or listener that fails never stops later rounds. A lease the store
+ * reports lost is marked lost, reported, no longer renewed, and its local turn passed on;
+ * a lost lease is never re-created. A lease released while its renewal was in flight is
+ * not reported: release stops watching before it asks the store, and a loss counts only
+ * if the lease was still watched.
  *
  * @author distlock
  * @since 0.1.0
@@ -67,6 +78,16 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final Set<Lease> watched = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * The renewal requests sent and not reported yet.
+	 */
+	private final Set<CompletableFuture<List<RenewalOutcome>>> unanswered = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The leases whose renewal request the store has not answered yet.
+	 */
+	private final Set<Lease> inFlight = ConcurrentHashMap.newKeySet();
+
 	private final LockClientListener listener;
 
 	private final Consumer<Lease> lost;
@@ -74,8 +95,6 @@ final class LeaseWatchdog implements AutoCloseable {
 	private final @Nullable Duration maxHold;
 
 	private final ScheduledFuture<?> task;
-
-	private final AtomicBoolean roundInFlight = new AtomicBoolean();
 
 	private volatile @Nullable RenewalBatch lastBatch;
 
@@ -111,6 +130,17 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.watched.add(lease);
 	}
 
+	private Object renewalGroup(Lease lease) {
+		try {
+			return this.store.renewalGroup(lease.key());
+		}
+		catch (RuntimeException ex) {
+			logger.debug("The store could not tell the renewal group of a lock; renewing it with the default group",
+					ex);
+			return "";
+		}
+	}
+
 	void unwatch(Lease lease) {
 		this.watched.remove(lease);
 	}
@@ -120,28 +150,54 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Send a renewal round for every watched lease, unless the last round is still in
-	 * flight. Called by the timer; never throws, never waits for the store.
-	 * @return completed when every batch of the round has its answer
+	 * Send a renewal round for every watched lease whose last request was answered, one
+	 * request per batch of one renewal group, after reporting the requests of earlier
+	 * rounds still unanswered as failed. Called by the timer; never throws, never waits
+	 * for the store.
+	 * @return completed when every batch of the round has its answer (or failed)
 	 */
 	CompletableFuture<Void> renewAll() {
-		if (this.watched.isEmpty() || !this.roundInFlight.compareAndSet(false, true)) {
+		try {
+			return round();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A lease renewal round failed; the next one runs in " + this.interval.toMillis() + " ms", ex);
 			return CompletableFuture.completedFuture(null);
 		}
-		List<Lease> leases = new ArrayList<>(this.watched.size());
+	}
+
+	private CompletableFuture<Void> round() {
+		expireUnanswered();
+		if (this.watched.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		Map<Object, List<Lease>> groups = new LinkedHashMap<>();
 		for (Lease lease : this.watched) {
-			if (!heldTooLong(lease)) {
-				leases.add(lease);
+			if (!this.inFlight.contains(lease) && !heldTooLong(lease)) {
+				groups.computeIfAbsent(renewalGroup(lease), (group) -> new ArrayList<>()).add(lease);
 			}
 		}
 		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
-		for (int from = 0; from < leases.size(); from += this.batchSize) {
-			batches.add(renew(leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
+		for (List<Lease> leases : groups.values()) {
+			for (int from = 0; from < leases.size(); from += this.batchSize) {
+				batches.add(renew(leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
+			}
 		}
-		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
-			this.failing = batches.stream().anyMatch((batch) -> batch.join());
-			this.roundInFlight.set(false);
+		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
+			this.failing = batches.stream().anyMatch((batch) -> batch.isCompletedExceptionally() || batch.join());
+			return null;
 		});
+	}
+
+	/**
+	 * Report the requests that got no answer within one renewal interval as failed; their
+	 * leases are sent again once the store answered them.
+	 */
+	private void expireUnanswered() {
+		for (CompletableFuture<List<RenewalOutcome>> request : List.copyOf(this.unanswered)) {
+			request.completeExceptionally(new TimeoutException("The store did not answer a renewal within the "
+					+ "renewal interval (" + this.interval.toMillis() + " ms); a late answer still counts"));
+		}
 	}
 
 	/**
@@ -168,29 +224,56 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Renew one batch.
-	 * @return whether the batch failed as a whole
+	 * Renew one batch, its report bounded by the next round.
+	 * @return whether the batch failed (never completed exceptionally)
 	 */
 	private CompletableFuture<Boolean> renew(List<Lease> batch) {
 		long requestedAt = System.nanoTime();
-		CompletableFuture<List<RenewalOutcome>> outcomes = Stages
+		CompletableFuture<List<RenewalOutcome>> outcomes = new CompletableFuture<>();
+		this.unanswered.add(outcomes);
+		this.inFlight.addAll(batch);
+		Stages
 			.send(() -> this.store.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(),
 					this.lease))
-			.toCompletableFuture();
+			.whenComplete((renewed, failure) -> {
+				batch.forEach(this.inFlight::remove);
+				if (failure != null) {
+					outcomes.completeExceptionally(failure);
+				}
+				else if (!outcomes.complete(renewed)) {
+					late(batch, renewed, requestedAt);
+				}
+			});
 		return outcomes.handle((renewed, failure) -> {
-			RenewalBatch result;
-			if (failure != null) {
-				Throwable cause = Stages.unwrap(failure);
-				logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
-				batch.forEach((lease) -> lease.renewalFailing = true);
-				result = new RenewalBatch(batch.size(), 0, 0, batch.size(),
-						Duration.ofNanos(System.nanoTime() - requestedAt), Instant.now(), cause);
+			this.unanswered.remove(outcomes);
+			try {
+				return finished((failure != null) ? failed(batch, Stages.unwrap(failure), requestedAt)
+						: renewed(batch, renewed, requestedAt));
 			}
-			else {
-				result = renewed(batch, renewed, requestedAt);
+			catch (RuntimeException ex) {
+				return finished(failed(batch, ex, requestedAt));
 			}
-			return finished(result);
 		});
+	}
+
+	/**
+	 * Apply an answer that came after its batch was reported failed: the leases it
+	 * renewed are valid from when it was sent, and those it found lost are lost.
+	 */
+	private void late(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
+		try {
+			renewed(batch, outcomes, requestedAt);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not apply a late renewal answer", ex);
+		}
+	}
+
+	private RenewalBatch failed(List<Lease> batch, Throwable cause, long requestedAt) {
+		logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
+		batch.forEach((lease) -> lease.renewalFailing = true);
+		return new RenewalBatch(batch.size(), 0, 0, batch.size(), Duration.ofNanos(System.nanoTime() - requestedAt),
+				Instant.now(), cause);
 	}
 
 	private boolean finished(RenewalBatch batch) {
@@ -209,6 +292,10 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	private RenewalBatch renewed(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
+		if (outcomes.size() != batch.size()) {
+			throw new IllegalStateException(
+					"The store answered " + outcomes.size() + " renewal outcome(s) for " + batch.size() + " lease(s)");
+		}
 		int failed = 0;
 		int lostCount = 0;
 		for (int i = 0; i < batch.size(); i++) {
@@ -250,6 +337,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	public void close() {
 		this.task.cancel(false);
 		this.watched.clear();
+		this.inFlight.clear();
 	}
 
 }

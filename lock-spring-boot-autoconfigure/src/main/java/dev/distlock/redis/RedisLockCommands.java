@@ -61,10 +61,21 @@ final class RedisLockCommands {
 
 	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
+	/**
+	 * How long the marker a release leaves lives (at least a second): one command
+	 * timeout, the longest a client still re-sends the request after reconnecting.
+	 */
+	private final String replayMillis;
+
 	private final ScriptExecutor executor;
 
 	RedisLockCommands(ScriptExecutor executor) {
 		this.executor = executor;
+		this.replayMillis = millis(max(executor.commandTimeout(), Duration.ofSeconds(1)));
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, boolean listening) {
@@ -152,8 +163,11 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> release(LockKeys keys, String token, String publishCommand) {
-		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand, GONE_WAITERS_PER_STEP),
-				RedisLockCommands::isOne);
+		List<String> redisKeys = new ArrayList<>(LockKeys.COUNT + 1);
+		redisKeys.addAll(keys.all());
+		redisKeys.add(keys.releasedKey(token));
+		return run(keys, "release", LockScripts.RELEASE, redisKeys,
+				List.of(token, publishCommand, GONE_WAITERS_PER_STEP, this.replayMillis), RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<Boolean> isOwner(LockKeys keys, String token) {
@@ -172,7 +186,7 @@ final class RedisLockCommands {
 		List<String> args = new ArrayList<>(tokens.size() + 1);
 		args.add(millis(lease));
 		args.addAll(tokens);
-		return run(keys.get(0), "renew", LockScripts.RENEW, LockScripts.keysOf(keys, 1), args,
+		return run(keys.get(0), "renew", LockScripts.RENEW, LockScripts.keysOf(keys, 2), args,
 				(reply) -> longs(reply).stream().map((renewed) -> renewed == 1L).toList());
 	}
 

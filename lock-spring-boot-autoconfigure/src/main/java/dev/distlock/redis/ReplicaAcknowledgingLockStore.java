@@ -139,9 +139,13 @@ public final class ReplicaAcknowledgingLockStore implements LockStore {
 			return CompletableFuture.failedFuture(ex);
 		}
 		return this.acquire.tryAcquire(keys, token, lease, this.store.listensToEveryRelease(key))
-			.handle((acknowledged, failure) -> (failure != null)
-					? CompletableFuture.<Attempt>failedFuture(backendFailure(key, failure))
-					: counted(key, token, acknowledged))
+			.handle((acknowledged, failure) -> {
+				if (failure != null) {
+					this.store.unanswered(key);
+					return CompletableFuture.<Attempt>failedFuture(backendFailure(key, failure));
+				}
+				return counted(key, token, acknowledged);
+			})
 			.thenCompose((stage) -> stage);
 	}
 
@@ -201,6 +205,11 @@ public final class ReplicaAcknowledgingLockStore implements LockStore {
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
 		return this.store.renew(renewals, lease);
+	}
+
+	@Override
+	public Object renewalGroup(String key) {
+		return this.store.renewalGroup(key);
 	}
 
 	@Override

@@ -163,6 +163,11 @@ final class PausedRepliesLockStore implements LockStore {
 	}
 
 	@Override
+	public Object renewalGroup(String key) {
+		return this.store.renewalGroup(key);
+	}
+
+	@Override
 	public CompletionStage<Boolean> isOwner(String key, String token) {
 		return this.store.isOwner(key, token);
 	}
