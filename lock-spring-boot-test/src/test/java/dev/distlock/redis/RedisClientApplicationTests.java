@@ -66,7 +66,7 @@ abstract class RedisClientApplicationTests {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(LockedApplication.class)
 			.web(WebApplicationType.NONE)
 			.properties("spring.data.redis.host=" + endpoint.host(), "spring.data.redis.port=" + endpoint.port(),
-					"spring.data.redis.timeout=2s")
+					"spring.data.redis.timeout=5s")
 			.run()) {
 			assertThat(context.getBean(RedisConnectionFactory.class).getClass().getName())
 				.isEqualTo(expectedConnectionFactory());

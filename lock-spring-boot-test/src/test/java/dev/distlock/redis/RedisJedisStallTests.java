@@ -19,6 +19,7 @@ import java.time.Duration;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockHold;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
@@ -45,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RedisJedisStallTests {
 
-	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
 	private RedisServerHandle server;
 
@@ -79,20 +80,31 @@ class RedisJedisStallTests {
 	@Test
 	void anAcquireStalledLongerThanTheCommandTimeoutLeavesNoKeyHeldOnceRedisResumes() throws Exception {
 		String key = "stalled";
-		String lockKey = LockKeys.of(RedisLockStore.DEFAULT_KEY_PREFIX, key).lockKey();
+		LockKeys keys = LockKeys.of(RedisLockStore.DEFAULT_KEY_PREFIX, key);
 		try (DefaultLockClient client = new DefaultLockClient(new RedisLockStore(this.redis))) {
 			// Loads the script and opens pooled connections before the stall
-			client.acquire(key, Duration.ZERO, Duration.ofMinutes(10)).release();
+			long before;
+			try (LockHold hold = client.acquire(key, Duration.ZERO, Duration.ofMinutes(10))) {
+				before = hold.fencingToken();
+			}
 			this.server.pause();
 			assertThatExceptionOfType(DistributedLockException.class)
 				.isThrownBy(() -> client.acquire(key, Duration.ZERO, Duration.ofMinutes(10)));
 			this.server.resume();
-			Awaitility.await("no key held after Redis resumed")
+			// The stalled acquire ran once Redis resumed (it issued a new fencing token),
+			// and
+			// the release that compensates it ran after it
+			Awaitility.await("the stalled acquire ran and no key is held")
 				.atMost(Duration.ofSeconds(20))
 				.pollInterval(Duration.ofMillis(100))
-				.until(() -> !Boolean.TRUE.equals(this.redis.hasKey(lockKey)));
+				.until(() -> lastFence(keys) > before && !Boolean.TRUE.equals(this.redis.hasKey(keys.lockKey())));
 			assertThat(client.heldCount()).isZero();
 		}
+	}
+
+	private long lastFence(LockKeys keys) {
+		String fence = this.redis.opsForValue().get(keys.fenceKey());
+		return (fence != null) ? Long.parseLong(fence) : 0;
 	}
 
 }
