@@ -237,7 +237,8 @@ public final class RedisLockStore implements LockStore {
 
 	@Override
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return this.unanswered.watch(key, this.commands.handOver(keys(key), token, nextToken, lease));
+		return this.unanswered.<@Nullable Attempt>watch(key,
+				this.commands.handOver(keys(key), token, nextToken, lease));
 	}
 
 	@Override
