@@ -24,8 +24,8 @@ import dev.distlock.core.WatchdogStatus;
 
 /**
  * The health of a lock client, independent of the Spring Boot version's health API: down
- * while the watchdog's last renewal round failed and leases are at risk. It never talks
- * to the store (Spring Boot's own Redis health indicator does).
+ * while the watchdog's last renewal of a held lease failed and leases are at risk. It
+ * never talks to the store (Spring Boot's own Redis health indicator does).
  *
  * @author distlock
  * @since 0.1.0

@@ -47,15 +47,15 @@ import org.jspecify.annotations.Nullable;
  * one round are sent together, without waiting for each other's replies, and a round
  * never waits for the previous one. Each request is bounded by the renewal interval, not
  * by the store's command timeout: a request still unanswered when the next round starts
- * is reported as a failed batch, and its leases are skipped by the rounds that start
- * while it is still in flight (a stalled node gains nothing from more requests); an
- * answer that comes late still counts, for the leases it renewed or found lost. So a
- * stalled node delays only its own group, and the leases on every other node are renewed
- * on time. A request or listener that fails never stops later rounds. A lease the store
- * reports lost is marked lost, reported, no longer renewed, and its local turn passed on;
- * a lost lease is never re-created. A lease released while its renewal was in flight is
- * not reported: release stops watching before it asks the store, and a loss counts only
- * if the lease was still watched.
+ * is reported as a failed batch, and its group is skipped by the rounds that start while
+ * it is still in flight (a stalled node gains nothing from more requests); an answer that
+ * comes late still counts, for the leases it renewed or found lost. So a stalled node
+ * delays only its own group, and the leases on every other node are renewed on time. A
+ * request or listener that fails never stops later rounds. A lease the store reports lost
+ * is marked lost, reported, no longer renewed, and its local turn passed on; a lost lease
+ * is never re-created. A lease released while its renewal was in flight is not reported:
+ * release stops watching before it asks the store, and a loss counts only if the lease
+ * was still watched.
  *
  * @author distlock
  * @since 0.1.0
@@ -84,9 +84,9 @@ final class LeaseWatchdog implements AutoCloseable {
 	private final Set<CompletableFuture<List<RenewalOutcome>>> unanswered = ConcurrentHashMap.newKeySet();
 
 	/**
-	 * The leases whose renewal request the store has not answered yet.
+	 * The renewal groups with requests the store has not answered yet, with how many.
 	 */
-	private final Set<Lease> inFlight = ConcurrentHashMap.newKeySet();
+	private final Map<Object, Integer> inFlight = new ConcurrentHashMap<>();
 
 	private final LockClientListener listener;
 
@@ -99,8 +99,6 @@ final class LeaseWatchdog implements AutoCloseable {
 	private volatile @Nullable RenewalBatch lastBatch;
 
 	private volatile @Nullable RenewalBatch lastFailure;
-
-	private volatile boolean failing;
 
 	/**
 	 * Create and start a watchdog.
@@ -150,10 +148,10 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Send a renewal round for every watched lease whose last request was answered, one
-	 * request per batch of one renewal group, after reporting the requests of earlier
-	 * rounds still unanswered as failed. Called by the timer; never throws, never waits
-	 * for the store.
+	 * Send a renewal round for every renewal group whose last requests were all answered,
+	 * one request per batch of one group, after reporting the requests of earlier rounds
+	 * still unanswered as failed. Called by the timer; never throws, never waits for the
+	 * store.
 	 * @return completed when every batch of the round has its answer (or failed)
 	 */
 	CompletableFuture<Void> renewAll() {
@@ -173,20 +171,24 @@ final class LeaseWatchdog implements AutoCloseable {
 		}
 		Map<Object, List<Lease>> groups = new LinkedHashMap<>();
 		for (Lease lease : this.watched) {
-			if (!this.inFlight.contains(lease) && !heldTooLong(lease)) {
+			if (!heldTooLong(lease)) {
 				groups.computeIfAbsent(renewalGroup(lease), (group) -> new ArrayList<>()).add(lease);
 			}
 		}
 		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
-		for (List<Lease> leases : groups.values()) {
+		for (Map.Entry<Object, List<Lease>> group : groups.entrySet()) {
+			if (this.inFlight.containsKey(group.getKey())) {
+				// Its last round is not answered yet: more requests would only queue
+				// behind it
+				continue;
+			}
+			List<Lease> leases = group.getValue();
 			for (int from = 0; from < leases.size(); from += this.batchSize) {
-				batches.add(renew(leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
+				batches
+					.add(renew(group.getKey(), leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
 			}
 		}
-		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).handle((done, failure) -> {
-			this.failing = batches.stream().anyMatch((batch) -> batch.isCompletedExceptionally() || batch.join());
-			return null;
-		});
+		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
 	}
 
 	/**
@@ -213,12 +215,13 @@ final class LeaseWatchdog implements AutoCloseable {
 		if (held.compareTo(maxHold) < 0 || !this.watched.remove(lease)) {
 			return false;
 		}
-		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
 		String caller = lease.tracking.caller;
+		// Logged before the holder is told, so that what the holder does next follows it
 		logger.warn("Lock '" + LogSafe.escape(lease.key()) + "' (" + LogSafe.escape(lease.tracking.name)
 				+ ((caller != null) ? ", taken by " + LogSafe.escape(caller) : "") + ") was held for " + held.toMillis()
 				+ " ms, longer than distlock.max-hold (" + maxHold
 				+ "): no longer renewed, it expires with its lease and its holder is told it was lost");
+		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
 		this.lost.accept(lease);
 		return true;
 	}
@@ -227,16 +230,16 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * Renew one batch, its report bounded by the next round.
 	 * @return whether the batch failed (never completed exceptionally)
 	 */
-	private CompletableFuture<Boolean> renew(List<Lease> batch) {
+	private CompletableFuture<Boolean> renew(Object group, List<Lease> batch) {
 		long requestedAt = System.nanoTime();
 		CompletableFuture<List<RenewalOutcome>> outcomes = new CompletableFuture<>();
 		this.unanswered.add(outcomes);
-		this.inFlight.addAll(batch);
+		this.inFlight.merge(group, 1, Integer::sum);
 		Stages
 			.send(() -> this.store.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(),
 					this.lease))
 			.whenComplete((renewed, failure) -> {
-				batch.forEach(this.inFlight::remove);
+				this.inFlight.computeIfPresent(group, (key, count) -> (count == 1) ? null : count - 1);
 				if (failure != null) {
 					outcomes.completeExceptionally(failure);
 				}
@@ -270,7 +273,12 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	private RenewalBatch failed(List<Lease> batch, Throwable cause, long requestedAt) {
-		logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
+		if (cause instanceof TimeoutException) {
+			logger.warn("Could not renew " + batch.size() + " lock lease(s): " + cause.getMessage());
+		}
+		else {
+			logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
+		}
 		batch.forEach((lease) -> lease.renewalFailing = true);
 		return new RenewalBatch(batch.size(), 0, 0, batch.size(), Duration.ofNanos(System.nanoTime() - requestedAt),
 				Instant.now(), cause);
@@ -330,7 +338,8 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @return the status
 	 */
 	WatchdogStatus status() {
-		return new WatchdogStatus(this.watched.size(), this.failing, this.lastBatch, this.lastFailure);
+		boolean failing = this.watched.stream().anyMatch((lease) -> lease.renewalFailing);
+		return new WatchdogStatus(this.watched.size(), failing, this.lastBatch, this.lastFailure);
 	}
 
 	@Override

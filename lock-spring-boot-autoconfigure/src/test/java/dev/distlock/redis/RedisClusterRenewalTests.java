@@ -104,7 +104,10 @@ class RedisClusterRenewalTests {
 			Thread.sleep(LEASE.toMillis() * 3 + 500);
 			Map<RedisEndpoint, Long> scriptsAfter = scriptsPerNode();
 			assertThat(holds).allSatisfy((hold) -> assertThat(hold.isValid()).isTrue());
-			assertThat(client.watchdogStatus().failing()).isFalse();
+			// A call answered later than the renewal interval (a loaded machine) is
+			// reported
+			// failed until its answer comes; none stays failing
+			Awaitility.await("no lease left failing").atMost(LEASE).until(() -> !client.watchdogStatus().failing());
 			try (RedisLockStore inspector = new RedisLockStore(redis)) {
 				List<CompletableFuture<KeyState>> states = keys.stream()
 					.map((key) -> inspector.inspect(key).toCompletableFuture())
