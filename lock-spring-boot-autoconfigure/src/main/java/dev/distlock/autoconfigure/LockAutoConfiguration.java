@@ -72,7 +72,7 @@ public final class LockAutoConfiguration {
 		LockStore lockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
 			return PropertyErrors.named(() -> {
 				RedisLockStore store = new RedisLockStore(redisTemplate, properties.getKeyPrefix());
-				RedisTimeoutWarning.warnIfTooLong(store.commandTimeout(), properties.toClientSettings());
+				RedisTimeoutWarning.warnIfTooLong(store::commandTimeout, properties.toClientSettings());
 				ReplicaAcknowledgement acknowledgement = properties.getReplication().toAcknowledgement();
 				return acknowledgement.isEnabled() ? new ReplicaAcknowledgingLockStore(store, acknowledgement) : store;
 			});

@@ -17,6 +17,7 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import dev.distlock.core.LockClientSettings;
 import org.apache.commons.logging.Log;
@@ -42,11 +43,18 @@ final class RedisTimeoutWarning {
 
 	/**
 	 * Log the warning if the command timeout is too long for the settings' lease.
-	 * @param commandTimeout the store's command timeout
+	 * @param commandTimeout tells the store's command timeout
 	 * @param settings the client settings
 	 */
-	static void warnIfTooLong(Duration commandTimeout, LockClientSettings settings) {
-		String warning = warning(commandTimeout, settings);
+	static void warnIfTooLong(Supplier<Duration> commandTimeout, LockClientSettings settings) {
+		String warning;
+		try {
+			warning = warning(commandTimeout.get(), settings);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not tell the Redis command timeout; not comparing it with the watchdog lease", ex);
+			return;
+		}
 		if (warning != null) {
 			logger.warn(warning);
 		}

@@ -61,17 +61,26 @@ final class RedisLockCommands {
 
 	static final String GONE_WAITERS_PER_STEP = Integer.toString(FairQueueLimits.GONE_WAITERS_PER_STEP);
 
+	private final ScriptExecutor executor;
+
 	/**
 	 * How long the marker a release leaves lives (at least a second): one command
-	 * timeout, the longest a client still re-sends the request after reconnecting.
+	 * timeout, the longest a client still re-sends the request after reconnecting. Read
+	 * from the connection factory at the first release.
 	 */
-	private final String replayMillis;
-
-	private final ScriptExecutor executor;
+	private volatile @Nullable String replayMillis;
 
 	RedisLockCommands(ScriptExecutor executor) {
 		this.executor = executor;
-		this.replayMillis = millis(max(executor.commandTimeout(), Duration.ofSeconds(1)));
+	}
+
+	private String replayMillis() {
+		String replay = this.replayMillis;
+		if (replay == null) {
+			replay = millis(max(this.executor.commandTimeout(), Duration.ofSeconds(1)));
+			this.replayMillis = replay;
+		}
+		return replay;
 	}
 
 	private static Duration max(Duration a, Duration b) {
@@ -167,7 +176,7 @@ final class RedisLockCommands {
 		redisKeys.addAll(keys.all());
 		redisKeys.add(keys.releasedKey(token));
 		return run(keys, "release", LockScripts.RELEASE, redisKeys,
-				List.of(token, publishCommand, GONE_WAITERS_PER_STEP, this.replayMillis), RedisLockCommands::isOne);
+				List.of(token, publishCommand, GONE_WAITERS_PER_STEP, replayMillis()), RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<Boolean> isOwner(LockKeys keys, String token) {
