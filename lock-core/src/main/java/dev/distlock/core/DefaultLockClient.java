@@ -233,8 +233,8 @@ public final class DefaultLockClient extends LockClientFacade {
 	}
 
 	/**
-	 * Return the state of the lease watchdog: whether its last renewal round failed, and
-	 * the last batch and failure.
+	 * Return the state of the lease watchdog: whether the last renewal of a held lease
+	 * failed, and the last batch and failure.
 	 * @return the watchdog status
 	 */
 	public WatchdogStatus watchdogStatus() {

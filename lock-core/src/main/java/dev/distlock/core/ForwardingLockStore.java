@@ -101,6 +101,11 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQu
 	}
 
 	@Override
+	public Object renewalGroup(String key) {
+		return this.delegate.renewalGroup(key);
+	}
+
+	@Override
 	public CompletionStage<Boolean> isOwner(String key, String token) {
 		return this.delegate.isOwner(key, token);
 	}

@@ -129,11 +129,15 @@ final class Lease {
 	}
 
 	/**
-	 * Record a renewal whose request was sent at {@code requestedAtNanos}.
+	 * Record a renewal whose request was sent at {@code requestedAtNanos}; an answer to
+	 * an older request, arriving after a newer one's, never shortens the view.
 	 * @param requestedAtNanos when the renewal request was sent
 	 */
-	void renewed(long requestedAtNanos) {
-		this.validUntilNanos = validUntil(requestedAtNanos);
+	synchronized void renewed(long requestedAtNanos) {
+		long until = validUntil(requestedAtNanos);
+		if (until - this.validUntilNanos > 0) {
+			this.validUntilNanos = until;
+		}
 		this.renewalFailing = false;
 	}
 

@@ -19,17 +19,16 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import dev.distlock.LogSafe;
@@ -42,12 +41,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * Renews the leases of every watchdog-mode lock one client holds, on the client's shared
  * timer, every third of the lease, handing the store up to a batch of leases per request.
- * The batches of one round are sent together, without waiting for each other's replies; a
- * round that is still in flight when the next one is due is not overlapped. A lease the
- * store reports lost is marked lost, reported, no longer renewed, and its local turn
- * passed on; a lost lease is never re-created. A lease released while its renewal was in
- * flight is not reported: release stops watching before it asks the store, and a loss
- * counts only if the lease was still watched.
+ * Leases are grouped, each round anew, by the store's {@link LockStore#renewalGroup
+ * renewal group} (the master serving the key on a Redis Cluster), and a request carries
+ * leases of one group only, so each group's renewal goes on by itself: the requests of
+ * one round are sent together, without waiting for each other's replies, and a round
+ * never waits for the previous one. Each request is bounded by the renewal interval, not
+ * by the store's command timeout: a request still unanswered when the next round starts
+ * is reported as a failed batch, and its group is skipped by the rounds that start while
+ * it is still in flight (a stalled node gains nothing from more requests); an answer that
+ * comes late still counts, for the leases it renewed or found lost. So a stalled node
+ * delays only its own group, and the leases on every other node are renewed on time. A
+ * request or listener that fails never stops later rounds. A lease the store reports lost
+ * is marked lost, reported, no longer renewed, and its local turn passed on; a lost lease
+ * is never re-created. A lease released while its renewal was in flight is not reported:
+ * release stops watching before it asks the store, and a loss counts only if the lease
+ * was still watched.
  *
  * @author distlock
  * @since 0.1.0
@@ -60,6 +68,8 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	static final String MAX_HOLD = "it was held longer than distlock.max-hold";
 
+	private final LockStore store;
+
 	private final Duration lease;
 
 	private final Duration interval;
@@ -67,6 +77,16 @@ final class LeaseWatchdog implements AutoCloseable {
 	private final int batchSize;
 
 	private final Set<Lease> watched = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The renewal requests sent and not reported yet.
+	 */
+	private final Set<CompletableFuture<List<RenewalOutcome>>> unanswered = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The renewal groups with requests the store has not answered yet, with how many.
+	 */
+	private final Map<RenewalGroup, Integer> inFlight = new ConcurrentHashMap<>();
 
 	private final LockClientListener listener;
 
@@ -76,16 +96,13 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final ScheduledFuture<?> task;
 
-	private final AtomicBoolean roundInFlight = new AtomicBoolean();
-
 	private volatile @Nullable RenewalBatch lastBatch;
 
 	private volatile @Nullable RenewalBatch lastFailure;
 
-	private volatile boolean failing;
-
 	/**
 	 * Create and start a watchdog.
+	 * @param store the store to renew in
 	 * @param lease the lease to renew to
 	 * @param interval how often to renew
 	 * @param batchSize leases per store request
@@ -94,9 +111,10 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param lost told of every lease found lost
 	 * @param maxHold the longest a lease is renewed, or {@code null} for no cap
 	 */
-	LeaseWatchdog(Duration lease, Duration interval, int batchSize, ScheduledExecutorService timer,
+	LeaseWatchdog(LockStore store, Duration lease, Duration interval, int batchSize, ScheduledExecutorService timer,
 			LockClientListener listener, Consumer<Lease> lost, @Nullable Duration maxHold) {
 		this.listener = listener;
+		this.store = store;
 		this.lease = lease;
 		this.batchSize = batchSize;
 		this.interval = interval;
@@ -110,6 +128,23 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.watched.add(lease);
 	}
 
+	/**
+	 * Return the group {@code lease} is renewed with: the store's renewal group of its
+	 * key, for the store operations of its kind of grant (write or read locks).
+	 */
+	private RenewalGroup renewalGroup(Lease lease) {
+		Object node;
+		try {
+			node = this.store.renewalGroup(lease.key());
+		}
+		catch (RuntimeException ex) {
+			logger.debug("The store could not tell the renewal group of a lock; renewing it with the default group",
+					ex);
+			node = "";
+		}
+		return new RenewalGroup(lease.entry.ownership, node);
+	}
+
 	void unwatch(Lease lease) {
 		this.watched.remove(lease);
 	}
@@ -119,30 +154,58 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Send a renewal round for every watched lease, unless the last round is still in
-	 * flight. Called by the timer; never throws, never waits for the store.
-	 * @return completed when every batch of the round has its answer
+	 * Send a renewal round for every renewal group whose last requests were all answered,
+	 * one request per batch of one group, after reporting the requests of earlier rounds
+	 * still unanswered as failed. Called by the timer; never throws, never waits for the
+	 * store.
+	 * @return completed when every batch of the round has its answer (or failed)
 	 */
 	CompletableFuture<Void> renewAll() {
-		if (this.watched.isEmpty() || !this.roundInFlight.compareAndSet(false, true)) {
+		try {
+			return round();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A lease renewal round failed; the next one runs in " + this.interval.toMillis() + " ms", ex);
 			return CompletableFuture.completedFuture(null);
 		}
-		List<Lease> leases = new ArrayList<>(this.watched.size());
+	}
+
+	private CompletableFuture<Void> round() {
+		expireUnanswered();
+		if (this.watched.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		Map<RenewalGroup, List<Lease>> groups = new LinkedHashMap<>();
 		for (Lease lease : this.watched) {
 			if (!heldTooLong(lease)) {
-				leases.add(lease);
+				groups.computeIfAbsent(renewalGroup(lease), (group) -> new ArrayList<>()).add(lease);
 			}
 		}
 		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
-		for (List<Lease> sameKind : byOwnership(leases)) {
-			for (int from = 0; from < sameKind.size(); from += this.batchSize) {
-				batches.add(renew(sameKind.subList(from, Math.min(sameKind.size(), from + this.batchSize))));
+		for (Map.Entry<RenewalGroup, List<Lease>> group : groups.entrySet()) {
+			if (this.inFlight.containsKey(group.getKey())) {
+				// Its last round is not answered yet: more requests would only queue
+				// behind it
+				continue;
+			}
+			List<Lease> leases = group.getValue();
+			for (int from = 0; from < leases.size(); from += this.batchSize) {
+				batches
+					.add(renew(group.getKey(), leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
 			}
 		}
-		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
-			this.failing = batches.stream().anyMatch((batch) -> batch.join());
-			this.roundInFlight.set(false);
-		});
+		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));
+	}
+
+	/**
+	 * Report the requests that got no answer within one renewal interval as failed; their
+	 * leases are sent again once the store answered them.
+	 */
+	private void expireUnanswered() {
+		for (CompletableFuture<List<RenewalOutcome>> request : List.copyOf(this.unanswered)) {
+			request.completeExceptionally(new TimeoutException("The store did not answer a renewal within the "
+					+ "renewal interval (" + this.interval.toMillis() + " ms); a late answer still counts"));
+		}
 	}
 
 	/**
@@ -158,52 +221,73 @@ final class LeaseWatchdog implements AutoCloseable {
 		if (held.compareTo(maxHold) < 0 || !this.watched.remove(lease)) {
 			return false;
 		}
-		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
 		String caller = lease.tracking.caller;
+		// Logged before the holder is told, so that what the holder does next follows it
 		logger.warn("Lock '" + LogSafe.escape(lease.key()) + "' (" + LogSafe.escape(lease.tracking.name)
 				+ ((caller != null) ? ", taken by " + LogSafe.escape(caller) : "") + ") was held for " + held.toMillis()
 				+ " ms, longer than distlock.max-hold (" + maxHold
 				+ "): no longer renewed, it expires with its lease and its holder is told it was lost");
+		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
 		this.lost.accept(lease);
 		return true;
 	}
 
 	/**
-	 * Split {@code leases} by the store operations that renew them (write or read locks),
-	 * so that every batch goes to one of them.
+	 * Renew one batch, its report bounded by the next round.
+	 * @return whether the batch failed (never completed exceptionally)
 	 */
-	private static Collection<List<Lease>> byOwnership(List<Lease> leases) {
-		Map<Ownership, List<Lease>> byOwnership = new LinkedHashMap<>();
-		for (Lease lease : leases) {
-			byOwnership.computeIfAbsent(lease.entry.ownership, (ownership) -> new ArrayList<>()).add(lease);
-		}
-		return byOwnership.values();
+	private CompletableFuture<Boolean> renew(RenewalGroup group, List<Lease> batch) {
+		long requestedAt = System.nanoTime();
+		CompletableFuture<List<RenewalOutcome>> outcomes = new CompletableFuture<>();
+		this.unanswered.add(outcomes);
+		this.inFlight.merge(group, 1, Integer::sum);
+		Stages
+			.send(() -> batch.get(0).entry.ownership
+				.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease))
+			.whenComplete((renewed, failure) -> {
+				this.inFlight.computeIfPresent(group, (key, count) -> (count == 1) ? null : count - 1);
+				if (failure != null) {
+					outcomes.completeExceptionally(failure);
+				}
+				else if (!outcomes.complete(renewed)) {
+					late(batch, renewed, requestedAt);
+				}
+			});
+		return outcomes.handle((renewed, failure) -> {
+			this.unanswered.remove(outcomes);
+			try {
+				return finished((failure != null) ? failed(batch, Stages.unwrap(failure), requestedAt)
+						: renewed(batch, renewed, requestedAt));
+			}
+			catch (RuntimeException ex) {
+				return finished(failed(batch, ex, requestedAt));
+			}
+		});
 	}
 
 	/**
-	 * Renew one batch, all of one {@link Ownership}.
-	 * @return whether the batch failed as a whole
+	 * Apply an answer that came after its batch was reported failed: the leases it
+	 * renewed are valid from when it was sent, and those it found lost are lost.
 	 */
-	private CompletableFuture<Boolean> renew(List<Lease> batch) {
-		long requestedAt = System.nanoTime();
-		CompletableFuture<List<RenewalOutcome>> outcomes = Stages
-			.send(() -> batch.get(0).entry.ownership
-				.renew(batch.stream().map((lease) -> new Renewal(lease.key(), lease.token)).toList(), this.lease))
-			.toCompletableFuture();
-		return outcomes.handle((renewed, failure) -> {
-			RenewalBatch result;
-			if (failure != null) {
-				Throwable cause = Stages.unwrap(failure);
-				logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
-				batch.forEach((lease) -> lease.renewalFailing = true);
-				result = new RenewalBatch(batch.size(), 0, 0, batch.size(),
-						Duration.ofNanos(System.nanoTime() - requestedAt), Instant.now(), cause);
-			}
-			else {
-				result = renewed(batch, renewed, requestedAt);
-			}
-			return finished(result);
-		});
+	private void late(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
+		try {
+			renewed(batch, outcomes, requestedAt);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not apply a late renewal answer", ex);
+		}
+	}
+
+	private RenewalBatch failed(List<Lease> batch, Throwable cause, long requestedAt) {
+		if (cause instanceof TimeoutException) {
+			logger.warn("Could not renew " + batch.size() + " lock lease(s): " + cause.getMessage());
+		}
+		else {
+			logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
+		}
+		batch.forEach((lease) -> lease.renewalFailing = true);
+		return new RenewalBatch(batch.size(), 0, 0, batch.size(), Duration.ofNanos(System.nanoTime() - requestedAt),
+				Instant.now(), cause);
 	}
 
 	private boolean finished(RenewalBatch batch) {
@@ -222,6 +306,10 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	private RenewalBatch renewed(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
+		if (outcomes.size() != batch.size()) {
+			throw new IllegalStateException(
+					"The store answered " + outcomes.size() + " renewal outcome(s) for " + batch.size() + " lease(s)");
+		}
 		int failed = 0;
 		int lostCount = 0;
 		for (int i = 0; i < batch.size(); i++) {
@@ -256,13 +344,26 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @return the status
 	 */
 	WatchdogStatus status() {
-		return new WatchdogStatus(this.watched.size(), this.failing, this.lastBatch, this.lastFailure);
+		boolean failing = this.watched.stream().anyMatch((lease) -> lease.renewalFailing);
+		return new WatchdogStatus(this.watched.size(), failing, this.lastBatch, this.lastFailure);
 	}
 
 	@Override
 	public void close() {
 		this.task.cancel(false);
 		this.watched.clear();
+		this.inFlight.clear();
+	}
+
+	/**
+	 * The leases one renewal request may carry together: those of one store node, renewed
+	 * by the same store operations.
+	 *
+	 * @param ownership the store operations that renew them
+	 * @param node the store's renewal group of their keys
+	 */
+	private record RenewalGroup(Ownership ownership, Object node) {
+
 	}
 
 }

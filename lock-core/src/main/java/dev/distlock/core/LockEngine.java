@@ -130,7 +130,7 @@ final class LockEngine {
 		this.callbacks.allowCoreThreadTimeOut(true);
 		this.listenerEvents = new ListenerEvents(listener, name + "-listener");
 		this.releases = new BackgroundReleases(this.timer, this.pending);
-		this.watchdog = new LeaseWatchdog(settings.watchdogLease(), settings.renewalInterval(),
+		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
 				settings.renewalBatchSize(), this.timer, this.listenerEvents.renewals(listener), this::lost,
 				settings.maxHold());
 	}

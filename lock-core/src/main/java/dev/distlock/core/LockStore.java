@@ -110,6 +110,20 @@ public interface LockStore extends AutoCloseable {
 	CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease);
 
 	/**
+	 * Return the renewal group of a lock: the watchdog never puts locks of different
+	 * groups in one {@link #renew} call, and renews each group on its own, so that a
+	 * group whose backend node stalls delays no other group's renewals. Returns one group
+	 * for every key by default (a single backend); a sharded store answers the node that
+	 * serves the key. Asked for every watched lock at every renewal round, so it must be
+	 * cheap and must not block.
+	 * @param key the lock key
+	 * @return the group, compared with {@link Object#equals}
+	 */
+	default Object renewalGroup(String key) {
+		return "";
+	}
+
+	/**
 	 * Return whether {@code token} still owns the lock, asking the authoritative copy (a
 	 * primary, never a replica).
 	 * @param key the lock key

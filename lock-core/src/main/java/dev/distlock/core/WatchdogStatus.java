@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * The state of a client's lease watchdog; see {@link DefaultLockClient#watchdogStatus()}.
  *
  * @param renewedLeases how many leases the watchdog renews now
- * @param failing whether the last renewal round had a batch the store could not renew
+ * @param failing whether the last renewal of some held lease failed (the store failed or
+ * did not answer within the renewal interval) and no later answer renewed it
  * @param lastBatch the last renewal batch, or {@code null} before the first
  * @param lastFailure the last batch that failed, or {@code null} if none did
  * @author distlock
@@ -31,8 +32,9 @@ public record WatchdogStatus(int renewedLeases, boolean failing, @Nullable Renew
 		@Nullable RenewalBatch lastFailure) {
 
 	/**
-	 * Return whether held leases are at risk: the last renewal round failed and the
-	 * watchdog still has leases to renew, which run out unless the store answers again.
+	 * Return whether held leases are at risk: the last renewal of some of them failed and
+	 * the watchdog still has leases to renew, which run out unless the store answers
+	 * again.
 	 * @return whether leases are at risk
 	 */
 	public boolean atRisk() {

@@ -103,7 +103,7 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		return current.thenCompose((connection) -> request.isDone()
 				// Timed out while the connection was being made: never send it late
 				? CompletableFuture.failedFuture(new TooLateException(script))
-				: evaluate(connection, script, keys, args))
+				: evaluate(connection, script, keys, args, request))
 			.handle((reply, failure) -> {
 				if (failure == null) {
 					return CompletableFuture.completedFuture(reply);
@@ -125,7 +125,7 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 	}
 
 	private CompletableFuture<Object> evaluate(NativeConnection connection, LuaScript script, List<String> keys,
-			List<String> args) {
+			List<String> args, CompletableFuture<Object> request) {
 		byte[][] keyBytes = bytes(keys);
 		byte[][] argBytes = bytes(args);
 		ScriptOutputType type = outputType(script);
@@ -141,6 +141,11 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		sent.whenComplete((result, failure) -> {
 			if (failure == null) {
 				reply.complete(decode(result));
+			}
+			else if (isNoScript(failure) && request.isDone()) {
+				// Timed out meanwhile: its caller may already compensate (release what
+				// it would grant), so the script must not run after that
+				reply.completeExceptionally(new TooLateException(script));
 			}
 			else if (isNoScript(failure)) {
 				evaluateSource(connection, script, type, keyBytes, argBytes, reply);
@@ -293,20 +298,21 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 	}
 
 	/**
-	 * A command the client refused before sending it.
-	 */
-	/**
-	 * A request whose caller had its answer (a timeout) before the connection was ready:
-	 * it is not sent at all, so it cannot take a lock after its caller gave up.
+	 * A request whose caller had its answer (a timeout) before the connection was ready,
+	 * or before the script's source had to be sent after {@code NOSCRIPT}: it is not sent
+	 * at all, so it cannot take a lock after its caller gave up.
 	 */
 	private static final class TooLateException extends RuntimeException {
 
 		TooLateException(LuaScript script) {
-			super("Not sent: " + script.description() + " timed out while the connection was being made");
+			super("Not sent: " + script.description() + " timed out before it could be sent");
 		}
 
 	}
 
+	/**
+	 * A command the client refused before sending it.
+	 */
 	private static final class NotSentException extends RuntimeException {
 
 		NotSentException(RuntimeException cause) {

@@ -141,6 +141,17 @@ public record LockKeys(String name, String lockKey, List<String> all) {
 		return this.all.get(7);
 	}
 
+	/**
+	 * Return the key a release of {@code token} leaves for a short time, so that a replay
+	 * of that release answers as the first run did (the release script's {@code KEYS[9]},
+	 * after the keys of the one order).
+	 * @param token the owner token released
+	 * @return the released-by key
+	 */
+	public String releasedKey(String token) {
+		return this.lockKey + ":released-by:" + token;
+	}
+
 	private static String escapeBraces(String name) {
 		StringBuilder escaped = new StringBuilder(name.length() + 8);
 		for (int i = 0; i < name.length(); i++) {

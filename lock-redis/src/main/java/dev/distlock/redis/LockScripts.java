@@ -27,6 +27,7 @@ import static dev.distlock.redis.LuaHelpers.FENCE;
 import static dev.distlock.redis.LuaHelpers.GRANT_TO;
 import static dev.distlock.redis.LuaHelpers.HAND_OFF;
 import static dev.distlock.redis.LuaHelpers.HOLDER;
+import static dev.distlock.redis.LuaHelpers.ISSUED;
 import static dev.distlock.redis.LuaHelpers.KIND;
 import static dev.distlock.redis.LuaHelpers.LISTEN;
 import static dev.distlock.redis.LuaHelpers.MARKED;
@@ -44,11 +45,13 @@ import static dev.distlock.redis.LuaHelpers.WRITER;
  * {@link LockKeys} (lock, fence, channel, writer waiting, waiters, queue, alive, grants),
  * named by the same locals at the top of every script ({@link #KEY_LOCALS}); a script on
  * several locks receives, one lock after the other, the first keys of that order it needs
- * (the renewal only the lock key, the several-key acquire lock, fence, channel and writer
- * waiting), so a batch carries no key it does not touch. <b>ARGV</b> is named by locals
- * at the top of each script body; every number the scripts use (leases, the
- * writer-waiting mark's life and re-check time, the fair queue's budget of gone waiters
- * per step) comes from Java through ARGV.
+ * (the renewal the lock and fence keys, the several-key acquire lock, fence, channel and
+ * writer waiting), so a batch carries no key it does not touch; the release alone
+ * receives one key more after the eight, the released-by key of its token
+ * ({@link LockKeys#releasedKey}). <b>ARGV</b> is named by locals at the top of each
+ * script body; every number the scripts use (leases, the writer-waiting mark's life and
+ * re-check time, the fair queue's budget of gone waiters per step) comes from Java
+ * through ARGV.
  * <p>
  * A lock key holds either a writer (a string: the owner token) or readers (a sorted set:
  * reader tokens scored by the server time in milliseconds when that reader's lease ends,
@@ -104,24 +107,27 @@ final class LockScripts {
 	 * expires with its time to live. A refusal registers the waiter, if one is given
 	 * ({@code listen}), until the server clock passes now plus its time to live: a
 	 * client's id (a client that a release wakes alone, whose registration a grant
-	 * removes), or {@code *} for a client that listens to every release of the key.
-	 * Returns {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current
-	 * holder (for readers: until the first of them ends, or at most the re-check time
-	 * after a first refusal). ARGV: token, lease millis, writer-waiting millis, re-check
-	 * millis, waiter ({@code ""} for none) and its time to live in millis.
+	 * removes), or {@code *} for a client that listens to every release of the key. A key
+	 * that already holds our token is a replay of this very request (a client re-sends a
+	 * command after reconnecting when the first reply was lost): it answers granted with
+	 * the fencing token already issued ({@code issued}), as the first run did. Returns
+	 * {@code {1, fence}} when acquired, else {@code {0, pttl}} of the current holder (for
+	 * readers: until the first of them ends, or at most the re-check time after a first
+	 * refusal). ARGV: token, lease millis, writer-waiting millis, re-check millis, waiter
+	 * ({@code ""} for none) and its time to live in millis.
 	 */
 	static final LuaScript ACQUIRE = LuaScript.of("acquire", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
+			List.of(NOW, KIND, READERS, OWNERSHIP, REFUSED, CLEAR_MARK, FENCE, ISSUED, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local waiter, waiterMillis = ARGV[5], ARGV[6]
-					local function grant()
+					local function grant(fenceToken)
 					  if waiter ~= '' and waiter ~= '*' then
 					    redis.call('zrem', waitersKey, waiter)
 					  end
-					  return {1, fence(fenceKey, leaseMillis)}
+					  return {1, fenceToken}
 					end
 					if redis.call('set', lockKey, token, 'NX', 'PX', leaseMillis) then
-					  return grant()
+					  return grant(fence(fenceKey, leaseMillis))
 					end
 					local refusal
 					if kind(lockKey) == 'zset' then
@@ -129,9 +135,11 @@ final class LockScripts {
 					  if left == 0 then
 					    redis.call('set', lockKey, token, 'PX', leaseMillis)
 					    clearMark(writerWaitingKey, token)
-					    return grant()
+					    return grant(fence(fenceKey, leaseMillis))
 					  end
 					  refusal = {0, refused(writerWaitingKey, token, markMillis, first, recheckMillis)}
+					elseif ownership(lockKey, token) == 'writer' then
+					  return grant(issued(fenceKey, leaseMillis))
 					else
 					  refusal = {0, redis.call('pttl', lockKey)}
 					end
@@ -178,16 +186,21 @@ final class LockScripts {
 	 * the readers; when the key became free, clear our writer-waiting mark if one is left
 	 * and hand the key off ({@code handOff}) with {@code PUBLISH}, or {@code SPUBLISH}
 	 * (sharded pub/sub, Redis 7+) so that a Cluster sends the message to the channel's
-	 * shard only. Returns 1 when released, 0 when the lock belonged to someone else, was
+	 * shard only. A release leaves a marker of its token (the released-by key, KEYS[9])
+	 * for the replay window, so that a replay of this very request (a client re-sends a
+	 * command after reconnecting when the first reply was lost) answers 1 as the first
+	 * run did. Returns 1 when released, 0 when the lock belonged to someone else, was
 	 * gone, or (a reader) its lease had ended. ARGV: token, publish command, budget of
-	 * gone fair waiters to drop.
+	 * gone fair waiters to drop, replay window millis.
 	 */
 	static final LuaScript RELEASE = LuaScript.of("release", Reply.INTEGER, KEY_LOCALS,
 			List.of(NOW, READERS, OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local token, publish, deadBudget = ARGV[1], ARGV[2], tonumber(ARGV[3])
+					local releasedKey, replayMillis = KEYS[9], ARGV[4]
 					local role, ends = ownership(lockKey, token)
 					if role == 'writer' then
 					  redis.call('del', lockKey)
+					  redis.call('set', releasedKey, '1', 'PX', replayMillis)
 					  if redis.call('exists', waitersKey, queueKey, writerWaitingKey) > 0 then
 					    clearMark(writerWaitingKey, token)
 					    handOff(publish, deadBudget)
@@ -195,7 +208,7 @@ final class LockScripts {
 					  return 1
 					end
 					if role ~= 'reader' then
-					  return 0
+					  return redis.call('exists', releasedKey)
 					end
 					local at = now()
 					redis.call('zrem', lockKey, token)
@@ -205,6 +218,7 @@ final class LockScripts {
 					if ends <= at then
 					  return 0
 					end
+					redis.call('set', releasedKey, '1', 'PX', replayMillis)
 					return 1
 					""");
 
@@ -223,18 +237,14 @@ final class LockScripts {
 	 * re-check millis, budget of gone waiters to drop.
 	 */
 	static final LuaScript FAIR_ACQUIRE = LuaScript.of("fair-acquire", Reply.MULTI, KEY_LOCALS,
-			List.of(NOW, KIND, READERS, WRITER, REFUSED, CLEAR_MARK, FENCE, GRANT_TO, DEQUEUE, HAND_OFF), """
+			List.of(NOW, KIND, READERS, WRITER, REFUSED, CLEAR_MARK, FENCE, ISSUED, GRANT_TO, DEQUEUE, HAND_OFF), """
 					local token, leaseMillis, grantMillis, publish = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local markMillis, recheckMillis, deadBudget = ARGV[5], ARGV[6], tonumber(ARGV[7])
 					local held = writer(lockKey)
 					if held == token then
 					  redis.call('pexpire', lockKey, leaseMillis)
-					  local issued = redis.call('get', fenceKey)
-					  if not issued then
-					    return {1, fence(fenceKey, leaseMillis)}
-					  end
 					  redis.call('pexpire', fenceKey, leaseMillis)
-					  return {1, tonumber(issued)}
+					  return {1, issued(fenceKey, leaseMillis)}
 					end
 					local at = now()
 					local refusal = nil
@@ -282,14 +292,20 @@ final class LockScripts {
 	/**
 	 * Cohort hand-over: if the write lock holds our token, give it to the next token with
 	 * a new fencing token and lease (clearing our writer-waiting mark), unless fair
-	 * waiters are queued. Returns {@code {1, fence}} when handed over, {@code {0, 0}}
-	 * when the lock was not ours, {@code {2, 0}} when fair waiters are queued (nothing
-	 * changed: release instead). ARGV: token, next token, lease millis.
+	 * waiters are queued. A lock that already holds the next token is a replay of this
+	 * very request (the next token is new, known to this request only): it answers handed
+	 * over with the fencing token already issued, as the first run did. Returns
+	 * {@code {1, fence}} when handed over, {@code {0, 0}} when the lock was not ours,
+	 * {@code {2, 0}} when fair waiters are queued (nothing changed: release instead).
+	 * ARGV: token, next token, lease millis.
 	 */
 	static final LuaScript COHORT_HAND_OVER = LuaScript.of("hand-over", Reply.MULTI, KEY_LOCALS,
-			List.of(OWNERSHIP, CLEAR_MARK, FENCE, GRANT_TO), """
+			List.of(OWNERSHIP, CLEAR_MARK, FENCE, ISSUED, GRANT_TO), """
 					local token, nextToken, leaseMillis = ARGV[1], ARGV[2], ARGV[3]
 					if ownership(lockKey, token) ~= 'writer' then
+					  if ownership(lockKey, nextToken) == 'writer' then
+					    return {1, issued(fenceKey, leaseMillis)}
+					  end
 					  return {0, 0}
 					end
 					if redis.call('exists', queueKey) == 1 then
@@ -326,17 +342,20 @@ final class LockScripts {
 	 * pttl}} for the first busy lock i (1-based), registering a listener of every release
 	 * on each busy lock ({@code listen}) when a listener's time to live is given; else
 	 * {@code SET PX} every lock key and grant each a fencing token, returning {@code {1,
-	 * fence1, fence2, ...}}. KEYS: lock, fence, channel, writer waiting and waiters of
-	 * each lock (one hash slot). ARGV: token, lease millis, writer-waiting millis,
-	 * re-check millis, listener millis ({@code ""} for none).
+	 * fence1, fence2, ...}}. A lock that already holds our token (a replay of this very
+	 * request) counts as granted with the fencing token already issued. KEYS: lock,
+	 * fence, channel, writer waiting and waiters of each lock (one hash slot). ARGV:
+	 * token, lease millis, writer-waiting millis, re-check millis, listener millis
+	 * ({@code ""} for none).
 	 */
 	static final LuaScript ACQUIRE_ALL = LuaScript.of("acquire-all", Reply.MULTI, keysPerLock(5),
-			List.of(NOW, KIND, READERS, REFUSED, CLEAR_MARK, FENCE, LISTEN), """
+			List.of(NOW, KIND, READERS, OWNERSHIP, REFUSED, CLEAR_MARK, FENCE, ISSUED, LISTEN), """
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local listenMillis = ARGV[5]
 					local locks = #KEYS / keysPerLock
 					local at = now()
 					local busy = nil
+					local ours = {}
 					for i = 1, locks do
 					  local base = (i - 1) * keysPerLock
 					  local lockKey, writerWaitingKey = KEYS[base + 1], KEYS[base + 4]
@@ -348,7 +367,11 @@ final class LockScripts {
 					      ttl = refused(writerWaitingKey, token, markMillis, first, recheckMillis)
 					    end
 					  elseif held ~= 'none' then
-					    ttl = redis.call('pttl', lockKey)
+					    if ownership(lockKey, token) == 'writer' then
+					      ours[i] = true
+					    else
+					      ttl = redis.call('pttl', lockKey)
+					    end
 					  end
 					  if ttl ~= nil then
 					    if listenMillis ~= '' then
@@ -366,9 +389,13 @@ final class LockScripts {
 					for i = 1, locks do
 					  local base = (i - 1) * keysPerLock
 					  local lockKey, fenceKey, writerWaitingKey = KEYS[base + 1], KEYS[base + 2], KEYS[base + 4]
-					  redis.call('set', lockKey, token, 'PX', leaseMillis)
-					  clearMark(writerWaitingKey, token)
-					  grants[#grants + 1] = fence(fenceKey, leaseMillis)
+					  if ours[i] then
+					    grants[#grants + 1] = issued(fenceKey, leaseMillis)
+					  else
+					    redis.call('set', lockKey, token, 'PX', leaseMillis)
+					    clearMark(writerWaitingKey, token)
+					    grants[#grants + 1] = fence(fenceKey, leaseMillis)
+					  end
 					end
 					return grants
 					""");
@@ -415,23 +442,27 @@ final class LockScripts {
 			""");
 
 	/**
-	 * Renew a batch of leases: extend each write lock that still holds its token, and
-	 * each reader whose lease has not ended (the readers' key then lives as long as its
-	 * latest reader). Returns one 1 (renewed) or 0 (lost) per lock. KEYS: the lock key of
-	 * each lock. ARGV: lease millis, then one token per lock.
+	 * Renew a batch of leases: extend each write lock that still holds its token with its
+	 * fence key (so that the last fencing token outlives the hold: inspection reads it,
+	 * and the next grant counts from it), and each reader whose lease has not ended (the
+	 * readers' key then lives as long as its latest reader). Returns one 1 (renewed) or 0
+	 * (lost) per lock. KEYS: the lock and fence keys of each lock. ARGV: lease millis,
+	 * then one token per lock.
 	 */
-	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(1), List.of(NOW, READERS, OWNERSHIP),
+	static final LuaScript RENEW = LuaScript.of("renew", Reply.MULTI, keysPerLock(2), List.of(NOW, READERS, OWNERSHIP),
 			"""
 					local leaseMillis = ARGV[1]
 					local renewed = {}
 					local at = nil
 					local readKeys = {}
 					for i = 1, #KEYS / keysPerLock do
-					  local lockKey, token = KEYS[(i - 1) * keysPerLock + 1], ARGV[i + 1]
+					  local base = (i - 1) * keysPerLock
+					  local lockKey, fenceKey, token = KEYS[base + 1], KEYS[base + 2], ARGV[i + 1]
 					  renewed[i] = 0
 					  local role, ends = ownership(lockKey, token)
 					  if role == 'writer' then
 					    redis.call('pexpire', lockKey, leaseMillis)
+					    redis.call('pexpire', fenceKey, leaseMillis)
 					    renewed[i] = 1
 					  elseif role == 'reader' then
 					    at = at or now()

@@ -170,6 +170,21 @@ final class LuaHelpers {
 			""");
 
 	/**
+	 * {@code issued(key, leaseMillis)}: the fencing token last granted, for a grant found
+	 * again (a replayed request, a claimed fair grant); a new one if the fence key is
+	 * gone.
+	 */
+	static final LuaHelper ISSUED = new LuaHelper("issued", """
+			local function issued(key, leaseMillis)
+			  local last = tonumber(redis.call('get', key))
+			  if last then
+			    return last
+			  end
+			  return fence(key, leaseMillis)
+			end
+			""");
+
+	/**
 	 * {@code grantTo(token, leaseMillis)}: set the lock to {@code token}, clear its
 	 * writer-waiting mark and return a new fencing token.
 	 */

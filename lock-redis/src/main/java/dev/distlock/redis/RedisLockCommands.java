@@ -63,8 +63,28 @@ final class RedisLockCommands {
 
 	private final ScriptExecutor executor;
 
+	/**
+	 * How long the marker a release leaves lives (at least a second): one command
+	 * timeout, the longest a client still re-sends the request after reconnecting. Read
+	 * from the connection factory at the first release.
+	 */
+	private volatile @Nullable String replayMillis;
+
 	RedisLockCommands(ScriptExecutor executor) {
 		this.executor = executor;
+	}
+
+	private String replayMillis() {
+		String replay = this.replayMillis;
+		if (replay == null) {
+			replay = millis(max(this.executor.commandTimeout(), Duration.ofSeconds(1)));
+			this.replayMillis = replay;
+		}
+		return replay;
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 	CompletableFuture<Attempt> tryAcquire(LockKeys keys, String token, Duration lease, boolean listening) {
@@ -152,8 +172,11 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> release(LockKeys keys, String token, String publishCommand) {
-		return run(keys, "release", LockScripts.RELEASE, List.of(token, publishCommand, GONE_WAITERS_PER_STEP),
-				RedisLockCommands::isOne);
+		List<String> redisKeys = new ArrayList<>(LockKeys.COUNT + 1);
+		redisKeys.addAll(keys.all());
+		redisKeys.add(keys.releasedKey(token));
+		return run(keys, "release", LockScripts.RELEASE, redisKeys,
+				List.of(token, publishCommand, GONE_WAITERS_PER_STEP, replayMillis()), RedisLockCommands::isOne);
 	}
 
 	CompletableFuture<Boolean> isOwner(LockKeys keys, String token) {
@@ -172,7 +195,7 @@ final class RedisLockCommands {
 		List<String> args = new ArrayList<>(tokens.size() + 1);
 		args.add(millis(lease));
 		args.addAll(tokens);
-		return run(keys.get(0), "renew", LockScripts.RENEW, LockScripts.keysOf(keys, 1), args,
+		return run(keys.get(0), "renew", LockScripts.RENEW, LockScripts.keysOf(keys, 2), args,
 				(reply) -> longs(reply).stream().map((renewed) -> renewed == 1L).toList());
 	}
 

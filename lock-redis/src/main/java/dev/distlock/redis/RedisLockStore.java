@@ -44,20 +44,18 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
  * {@link LockStore} on Redis, through the application's {@link StringRedisTemplate}
- * (standalone, Sentinel or Cluster; Lettuce or Jedis). Non-blocking: with a
- * {@link LettuceConnectionFactory} every script runs on Lettuce's asynchronous API over
- * the factory's native connection, shared by all callers; with any other factory (Jedis)
- * each script runs on a small bounded executor of the store's own, and a full queue fails
- * the stage at once rather than block. Every stage completes within the factory's command
- * timeout and fails with {@link LockBackendException}.
+ * (standalone, Sentinel or Cluster; Lettuce or Jedis, either one alone on the classpath).
+ * Non-blocking: with a Lettuce connection factory every script runs on Lettuce's
+ * asynchronous API over the factory's native connection, shared by all callers; with any
+ * other factory (Jedis) each script runs on a small bounded executor of the store's own,
+ * and a full queue fails the stage at once rather than block. Every stage completes
+ * within the factory's command timeout and fails with {@link LockBackendException}.
  * <ul>
  * <li>Acquire is one script: {@code SET NX PX} of the owner token and a fencing token
  * that is the larger of the server clock in microseconds and the last grant plus
@@ -110,6 +108,8 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	private final RedisLockCommands commands;
 
 	private final RedisLockInspection inspection;
+
+	private final UnansweredWrites unanswered = new UnansweredWrites();
 
 	/**
 	 * The keys that listeners of every release are subscribed to, with how many.
@@ -167,8 +167,7 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 			return thread;
 		});
 		this.connector.allowCoreThreadTimeOut(true);
-		this.executor = isLettuce()
-				? new LettuceScriptExecutor((LettuceConnectionFactory) this.connectionFactory, this.connector)
+		this.executor = isLettuce() ? LettuceSupport.executor(this.connectionFactory, this.connector)
 				: new PooledScriptExecutor(redis, commandTimeout(this.connectionFactory), threads, queueCapacity);
 		this.commands = new RedisLockCommands(this.executor);
 		this.inspection = new RedisLockInspection(this.commands);
@@ -202,7 +201,8 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		LockKeys keys = keys(key);
-		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease, listensToEveryRelease(key)));
+		return decidingNotifications(keys,
+				this.unanswered.watch(key, this.commands.tryAcquire(keys, token, lease, listensToEveryRelease(key))));
 	}
 
 	/**
@@ -215,22 +215,24 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		LockKeys keys = keys(key);
-		return decidingNotifications(keys,
-				this.commands.tryAcquireRead(keys, token, lease, listensToEveryRelease(key)));
+		return decidingNotifications(keys, this.unanswered.watch(key,
+				this.commands.tryAcquireRead(keys, token, lease, listensToEveryRelease(key))));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
 			Duration waiterTtl) {
 		LockKeys keys = keys(key);
-		return decidingNotifications(keys, this.commands.tryAcquire(keys, token, lease, waiter, waiterTtl));
+		return decidingNotifications(keys,
+				this.unanswered.watch(key, this.commands.tryAcquire(keys, token, lease, waiter, waiterTtl)));
 	}
 
 	@Override
 	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
 		LockKeys keys = keys(key);
-		return publishing(keys, (publish) -> this.commands.tryAcquireFair(keys, token, lease, grantTimeout, publish));
+		return this.unanswered.watch(key,
+				publishing(keys, (publish) -> this.commands.tryAcquireFair(keys, token, lease, grantTimeout, publish)));
 	}
 
 	@Override
@@ -238,7 +240,8 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return this.commands.handOver(keys(key), token, nextToken, lease);
+		return this.unanswered.<@Nullable Attempt>watch(key,
+				this.commands.handOver(keys(key), token, nextToken, lease));
 	}
 
 	@Override
@@ -276,7 +279,9 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 			return CompletableFuture.<@Nullable List<Attempt>>completedFuture(null);
 		}
 		boolean listening = keys.stream().anyMatch(this::listensToEveryRelease);
-		return decidingNotifications(lockKeys.get(0), this.commands.tryAcquireAll(lockKeys, token, lease, listening))
+		CompletableFuture<List<Attempt>> acquired = this.commands.tryAcquireAll(lockKeys, token, lease, listening);
+		keys.forEach((key) -> this.unanswered.watch(key, acquired));
+		return decidingNotifications(lockKeys.get(0), acquired)
 			.<@Nullable List<Attempt>>thenApply((attempts) -> attempts);
 	}
 
@@ -285,14 +290,32 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 		return this.commands.expireAfter(keys(key), token, remaining);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A release of a key whose last granting request failed without an answer is sent
+	 * once more if it finds the key not ours, so that it runs after that request
+	 * ({@link UnansweredWrites}).
+	 */
 	@Override
 	public CompletionStage<Boolean> release(String key, String token) {
 		LockKeys keys = keys(key);
-		ReleaseNotifications chosen = this.notifications;
-		if (chosen != null) {
-			return this.commands.release(keys, token, chosen.publishCommand());
-		}
-		return publishing(keys, (publish) -> this.commands.release(keys, token, publish));
+		return this.unanswered.release(key, () -> {
+			ReleaseNotifications chosen = this.notifications;
+			if (chosen != null) {
+				return this.commands.release(keys, token, chosen.publishCommand());
+			}
+			return publishing(keys, (publish) -> this.commands.release(keys, token, publish));
+		});
+	}
+
+	/**
+	 * Record that a granting request for {@code key} sent another way (the
+	 * replica-acknowledged acquire) failed without an answer.
+	 * @param key the lock key
+	 */
+	void unanswered(String key) {
+		this.unanswered.failed(key);
 	}
 
 	@Override
@@ -329,6 +352,23 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
 		return new SlotRenewal(this.commands, renewals, lease, isCluster(), this::keys).run();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * On a Cluster the master that serves the key's hash slot in Lettuce's cluster view
+	 * (the slot itself with Jedis, or while the view does not know the slot), so that a
+	 * master that stalls delays the renewals of its own keys only; one group otherwise.
+	 */
+	@Override
+	public Object renewalGroup(String key) {
+		if (!isCluster()) {
+			return "";
+		}
+		int slot = ClusterSlotHashUtil.calculateSlot(keys(key).lockKey());
+		Object master = isLettuce() ? LettuceSupport.masterOf(this.connectionFactory, slot) : null;
+		return (master != null) ? master : slot;
 	}
 
 	@Override
@@ -462,17 +502,11 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 			if (decision != null && !decision.isCompletedExceptionally()) {
 				return decision;
 			}
-			Object nativeClient = (isLettuce() && ((LettuceConnectionFactory) this.connectionFactory).isClusterAware())
-					? ((LettuceConnectionFactory) this.connectionFactory).getNativeClient() : null;
-			if (nativeClient instanceof io.lettuce.core.cluster.RedisClusterClient clusterClient) {
-				decision = this.commands.serverMajorVersion(keys)
-					.thenApply((major) -> chosen((major >= 7)
-							? new ShardedReleaseNotifications(clusterClient, SHARD_CHANNEL_LINGER, this.name)
-							: patternNotifications()));
-			}
-			else {
-				decision = CompletableFuture.completedFuture(chosen(patternNotifications()));
-			}
+			@Nullable CompletableFuture<ReleaseNotifications> sharded = isLettuce() ? LettuceSupport.clusterNotifications(
+					this.connectionFactory, () -> this.commands.serverMajorVersion(keys), SHARD_CHANNEL_LINGER,
+					this.name, this::patternNotifications) : null;
+			decision = (sharded != null) ? sharded.thenApply(this::chosen)
+					: CompletableFuture.completedFuture(chosen(patternNotifications()));
 			decision.whenComplete((decided, ex) -> {
 				if (ex != null) {
 					logger.debug("Could not tell whether Redis supports sharded pub/sub yet", ex);
@@ -509,22 +543,20 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	}
 
 	private boolean isLettuce() {
-		return lettucePresent && this.connectionFactory instanceof LettuceConnectionFactory;
+		return lettucePresent && LettuceSupport.isLettuce(this.connectionFactory);
 	}
 
 	private boolean isCluster() {
 		if (isLettuce()) {
-			return ((LettuceConnectionFactory) this.connectionFactory).isClusterAware();
+			return LettuceSupport.isCluster(this.connectionFactory);
 		}
-		if (jedisPresent && this.connectionFactory instanceof JedisConnectionFactory jedis) {
-			return jedis.isRedisClusterAware();
-		}
-		return false;
+		return jedisPresent && JedisSupport.isJedis(this.connectionFactory)
+				&& JedisSupport.isCluster(this.connectionFactory);
 	}
 
 	private static Duration commandTimeout(RedisConnectionFactory connectionFactory) {
-		if (jedisPresent && connectionFactory instanceof JedisConnectionFactory jedis) {
-			return jedis.getClientConfiguration().getReadTimeout();
+		if (jedisPresent && JedisSupport.isJedis(connectionFactory)) {
+			return JedisSupport.readTimeout(connectionFactory);
 		}
 		return Duration.ofMinutes(1);
 	}

@@ -145,9 +145,13 @@ public final class ReplicaAcknowledgingLockStore extends ForwardingLockStore {
 			return CompletableFuture.failedFuture(ex);
 		}
 		return this.acquire.tryAcquire(keys, token, lease, this.store.listensToEveryRelease(key))
-			.handle((acknowledged, failure) -> (failure != null)
-					? CompletableFuture.<Attempt>failedFuture(backendFailure(key, failure))
-					: counted(key, token, acknowledged))
+			.handle((acknowledged, failure) -> {
+				if (failure != null) {
+					this.store.unanswered(key);
+					return CompletableFuture.<Attempt>failedFuture(backendFailure(key, failure));
+				}
+				return counted(key, token, acknowledged);
+			})
 			.thenCompose((stage) -> stage);
 	}
 

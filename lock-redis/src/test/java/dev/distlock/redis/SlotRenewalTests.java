@@ -59,9 +59,12 @@ class SlotRenewalTests {
 		assertThat(this.sent).allSatisfy((
 				script) -> assertThat(script.keys().stream().map(ClusterSlotHashUtil::calculateSlot).distinct().count())
 					.isOne());
-		assertThat(this.sent.stream().mapToInt((script) -> script.keys().size()).sum()).isEqualTo(renewals.size());
+		assertThat(this.sent.stream().mapToInt((script) -> script.keys().size()).sum())
+			.as("the lock and fence key of each lease")
+			.isEqualTo(2 * renewals.size());
 		this.sent.forEach((script) -> script.reply()
-			.complete(script.keys().stream().map((key) -> 1L).collect(Collectors.toList())));
+			.complete(
+					IntStream.range(0, script.keys().size() / 2).mapToObj((lock) -> 1L).collect(Collectors.toList())));
 		assertThat(outcome.join()).hasSize(renewals.size()).containsOnly(RenewalOutcome.RENEWED);
 	}
 
@@ -72,7 +75,7 @@ class SlotRenewalTests {
 				SlotRenewalTests::keys)
 			.run();
 		assertThat(this.sent).hasSize(1);
-		assertThat(this.sent.get(0).keys()).hasSize(renewals.size());
+		assertThat(this.sent.get(0).keys()).hasSize(2 * renewals.size());
 	}
 
 	private static LockKeys keys(String key) {

@@ -24,9 +24,9 @@ import dev.distlock.core.WatchdogStatus;
 
 /**
  * The health of a lock client, independent of the Spring Boot version's health API: down
- * while the watchdog's last renewal round failed and leases are at risk. It never talks
- * to the store (Spring Boot's own Redis health indicator does). A failed renewal is
- * described by the type of its error, not its message.
+ * while the watchdog's last renewal of a held lease failed and leases are at risk. It
+ * never talks to the store (Spring Boot's own Redis health indicator does). A failed
+ * renewal is described by the type of its error, not its message.
  *
  * @author distlock
  * @since 0.1.0

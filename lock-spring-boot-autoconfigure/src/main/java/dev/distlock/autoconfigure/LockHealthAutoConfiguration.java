@@ -28,9 +28,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of the {@code distlock} health contributor: down while the lease
- * watchdog's last renewal round failed and leases are at risk. It does not ping Redis;
- * Spring Boot's Redis health indicator does. One configuration per Spring Boot health
- * API: {@code org.springframework.boot.actuate.health} (3.x) and
+ * watchdog's last renewal of a held lease failed and leases are at risk. It does not ping
+ * Redis; Spring Boot's Redis health indicator does. One configuration per Spring Boot
+ * health API: {@code org.springframework.boot.actuate.health} (3.x) and
  * {@code org.springframework.boot.health.contributor} (4.x). Disable it with
  * {@code management.health.distlock.enabled=false}.
  *

@@ -48,6 +48,7 @@ class RedisLockStoreConfiguration {
 	LockStore redisLockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
 		return PropertyErrors.named(() -> {
 			RedisLockStore store = new RedisLockStore(redisTemplate, properties.getKeyPrefix());
+			RedisTimeoutWarning.warnIfTooLong(store::commandTimeout, properties.toClientSettings());
 			ReplicaAcknowledgement acknowledgement = acknowledgement(properties.getReplication());
 			return acknowledgement.isEnabled() ? new ReplicaAcknowledgingLockStore(store, acknowledgement) : store;
 		});

@@ -96,7 +96,8 @@ class RedisOutageAdviceTests {
 				.satisfies((ex) -> assertThat(ex.getResult()).isEqualTo("inserted after-commit"))
 				.satisfies((ex) -> assertThat(ex.isTransactionCommitted()).isTrue())
 				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("job:after-commit"))
-				.withMessageContaining("returned normally and its transaction committed, but then: The lock store failed")
+				.withMessageContaining(
+						"returned normally and its transaction committed, but then: The lock store failed")
 				.withMessageContaining("the lock expires with its lease");
 			assertThat(job.rows("after-commit")).isEqualTo(1);
 			assertThat(context.getBean(ReleaseFailures.class).events).singleElement().satisfies((event) -> {

@@ -42,8 +42,6 @@ final class AdminConnection implements AutoCloseable {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
-	private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
-
 	private final StatefulRedisConnection<String, String> connection;
 
 	/**
@@ -57,22 +55,6 @@ final class AdminConnection implements AutoCloseable {
 			.withPort(endpoint.port())
 			.withTimeout(COMMAND_TIMEOUT)
 			.build());
-	}
-
-	/**
-	 * Return whether a server at {@code endpoint} accepts a connection and answers
-	 * {@code PING}.
-	 * @param endpoint the server
-	 * @return whether it answered
-	 */
-	static boolean answersPing(RedisEndpoint endpoint) {
-		try (AdminConnection connection = new AdminConnection(endpoint)) {
-			connection.connection.setTimeout(PING_TIMEOUT);
-			return "PONG".equals(connection.commands().ping());
-		}
-		catch (RedisException ex) {
-			return false;
-		}
 	}
 
 	/**

@@ -28,7 +28,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.FileSystemUtils;
@@ -45,6 +44,10 @@ final class RedisServerProcess implements RedisServerHandle {
 	private static final String HOST = "127.0.0.1";
 
 	private static final long STARTUP_TIMEOUT_MILLIS = 10_000;
+
+	private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
+
+	private static final Duration INFO_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Set<RedisServerProcess> unclosed = ConcurrentHashMap.newKeySet();
 
@@ -244,7 +247,7 @@ final class RedisServerProcess implements RedisServerHandle {
 			if (running == null || !running.isAlive()) {
 				throw new IllegalStateException("Redis exited at startup on port " + this.port + ": " + log());
 			}
-			if (AdminConnection.answersPing(endpoint())) {
+			if (answersPing()) {
 				assertAnsweredBy(running);
 				return;
 			}
@@ -260,12 +263,21 @@ final class RedisServerProcess implements RedisServerHandle {
 		throw new IllegalStateException("Redis did not answer PING on port " + this.port + ": " + log());
 	}
 
+	private boolean answersPing() {
+		try {
+			return "PONG".equals(RespProbe.send(endpoint(), PING_TIMEOUT, "PING"));
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
 	private void assertAnsweredBy(Process running) {
 		String info;
-		try (AdminConnection connection = new AdminConnection(endpoint())) {
-			info = connection.commands().info("server");
+		try {
+			info = RespProbe.send(endpoint(), INFO_TIMEOUT, "INFO", "server");
 		}
-		catch (RedisException ex) {
+		catch (IOException ex) {
 			kill();
 			throw new IllegalStateException("Redis answered PING but not INFO on port " + this.port, ex);
 		}
