@@ -255,12 +255,14 @@ final class LeaseWatchdog implements AutoCloseable {
 			});
 		return outcomes.handle((renewed, failure) -> {
 			this.unanswered.remove(outcomes);
+			List<Lease> failing = new ArrayList<>();
 			try {
-				return finished((failure != null) ? failed(batch, Stages.unwrap(failure), requestedAt)
-						: renewed(batch, renewed, requestedAt));
+				return finished((failure != null) ? failed(batch, Stages.unwrap(failure), requestedAt, failing)
+						: renewed(batch, renewed, requestedAt, failing), failing);
 			}
 			catch (RuntimeException ex) {
-				return finished(failed(batch, ex, requestedAt));
+				failing.clear();
+				return finished(failed(batch, ex, requestedAt, failing), failing);
 			}
 		});
 	}
@@ -270,32 +272,42 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * renewed are valid from when it was sent, and those it found lost are lost.
 	 */
 	private void late(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
+		List<Lease> failing = new ArrayList<>();
 		try {
-			renewed(batch, outcomes, requestedAt);
+			renewed(batch, outcomes, requestedAt, failing);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not apply a late renewal answer", ex);
 		}
+		failing.forEach((lease) -> lease.renewalFailing = true);
 	}
 
-	private RenewalBatch failed(List<Lease> batch, Throwable cause, long requestedAt) {
+	/**
+	 * Report a batch the store failed as a whole; its leases are failing.
+	 */
+	private RenewalBatch failed(List<Lease> batch, Throwable cause, long requestedAt, List<Lease> failing) {
 		if (cause instanceof TimeoutException) {
 			logger.warn("Could not renew " + batch.size() + " lock lease(s): " + cause.getMessage());
 		}
 		else {
 			logger.warn("Could not renew " + batch.size() + " lock lease(s)", cause);
 		}
-		batch.forEach((lease) -> lease.renewalFailing = true);
+		failing.addAll(batch);
 		return new RenewalBatch(batch.size(), 0, 0, batch.size(), Duration.ofNanos(System.nanoTime() - requestedAt),
 				Instant.now(), cause);
 	}
 
-	private boolean finished(RenewalBatch batch) {
+	/**
+	 * Record a batch's report, then mark its failing leases: a status that shows them
+	 * failing shows the failure too.
+	 */
+	private boolean finished(RenewalBatch batch, List<Lease> failing) {
 		this.lastBatch = batch;
 		boolean failed = batch.outcome() == RenewalBatch.Outcome.ERROR;
 		if (failed) {
 			this.lastFailure = batch;
 		}
+		failing.forEach((lease) -> lease.renewalFailing = true);
 		try {
 			this.listener.renewalBatchFinished(batch);
 		}
@@ -305,7 +317,12 @@ final class LeaseWatchdog implements AutoCloseable {
 		return failed;
 	}
 
-	private RenewalBatch renewed(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt) {
+	/**
+	 * Apply a store's answer to a batch, adding the leases it failed to renew to
+	 * {@code failing}.
+	 */
+	private RenewalBatch renewed(List<Lease> batch, List<RenewalOutcome> outcomes, long requestedAt,
+			List<Lease> failing) {
 		if (outcomes.size() != batch.size()) {
 			throw new IllegalStateException(
 					"The store answered " + outcomes.size() + " renewal outcome(s) for " + batch.size() + " lease(s)");
@@ -327,7 +344,7 @@ final class LeaseWatchdog implements AutoCloseable {
 				}
 				case FAILED -> {
 					failed++;
-					lease.renewalFailing = true;
+					failing.add(lease);
 				}
 			}
 		}
