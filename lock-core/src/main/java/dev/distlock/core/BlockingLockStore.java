@@ -223,7 +223,7 @@ public abstract class BlockingLockStore implements LockStore {
 							+ " command threads are busy and " + this.executor.getQueue().size()
 							+ " commands wait: the store refuses more rather than block the caller", ex)));
 		}
-		return StageTimeouts.within(reply, this.commandTimeout, "to " + operation)
+		return StageTimeouts.within(reply, this.commandTimeout, "a request to " + operation)
 			.handle((value, failure) -> (failure != null)
 					? CompletableFuture.<T>failedFuture(backendFailure(key, operation, Stages.unwrap(failure)))
 					: CompletableFuture.completedFuture(value))

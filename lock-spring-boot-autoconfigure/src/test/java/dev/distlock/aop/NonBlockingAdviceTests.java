@@ -67,18 +67,25 @@ class NonBlockingAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
-	void blockHoundCatchesBlockingOnAThreadOfTheLockClient() throws InterruptedException {
-		LockHold hold = otherInstance().acquire("order:guard", Duration.ZERO, null);
-		CompletableFuture<Void> blocking = hold.releaseAsync().toCompletableFuture().thenRun(() -> {
+	void blockHoundCatchesBlockingOnAThreadOfTheLockClient() throws Exception {
+		LockHold holder = otherInstance().acquire("order:guard", Duration.ZERO, null);
+		// Attached while the waiter's future cannot be complete yet, so the continuation
+		// runs on the client thread that completes it when the holder releases
+		CompletableFuture<LockHold> waiter = otherInstance().acquireAsync("order:guard", Duration.ofSeconds(10), null)
+			.toCompletableFuture();
+		CompletableFuture<LockHold> blocking = waiter.thenApply((hold) -> {
 			try {
 				Thread.sleep(1);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+			return hold;
 		});
+		holder.release();
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> blocking.get(10, TimeUnit.SECONDS))
 			.withCauseInstanceOf(BlockingOperationError.class);
+		waiter.get(10, TimeUnit.SECONDS).release();
 	}
 
 	@Test
