@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -213,8 +214,10 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 			.withPropertyValues("distlock.reactive.hold-after-cancel=1s")
 			.run((context) -> {
 				AsyncOrders orders = context.getBean(AsyncOrders.class);
-				var subscription = orders.endless("i").subscribe();
-				awaitLocked("order:i");
+				AtomicInteger ticks = new AtomicInteger();
+				var subscription = orders.endless("i").subscribe((tick) -> ticks.incrementAndGet());
+				// the method runs (a cancel before that would stop the acquisition)
+				await().atMost(Duration.ofSeconds(10)).until(() -> ticks.get() > 0);
 				subscription.dispose();
 				Thread.sleep(300);
 				assertThat(lockedKeys()).as("kept after the cancel").contains("order:i");
@@ -227,7 +230,9 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 		contextRunner().withUserConfiguration(AsyncOrdersConfiguration.class).run((context) -> {
 			AsyncOrders orders = context.getBean(AsyncOrders.class);
 			var subscription = orders.silentMono("l").subscribe();
-			awaitLocked("order:l");
+			// the method's publisher is subscribed (a cancel before that would stop the
+			// acquisition)
+			await().atMost(Duration.ofSeconds(10)).until(orders::silentMonoSubscribed);
 			subscription.dispose();
 			Thread.sleep(500);
 			assertThat(lockedKeys()).as("kept for distlock.reactive.hold-after-cancel, 30 s by default")
@@ -363,6 +368,8 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 
 		private final ExecutorService pool = Executors.newCachedThreadPool();
 
+		private final AtomicBoolean silentMonoSubscribed = new AtomicBoolean();
+
 		AsyncOrders(Probe probe) {
 			this.probe = probe;
 		}
@@ -434,7 +441,11 @@ class AsyncAdviceTests extends RedisAdviceTestSupport {
 
 		@DistributedLock(key = "'order:' + #id", waitTime = "10s")
 		public Mono<String> silentMono(String id) {
-			return Mono.never();
+			return Mono.<String>never().doOnSubscribe((subscription) -> this.silentMonoSubscribed.set(true));
+		}
+
+		public boolean silentMonoSubscribed() {
+			return this.silentMonoSubscribed.get();
 		}
 
 		private String work(String id) {
