@@ -17,13 +17,10 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockBackendException;
@@ -72,7 +69,7 @@ public abstract class BlockingLockStore implements LockStore {
 
 	private final Duration commandTimeout;
 
-	private final ThreadPoolExecutor executor;
+	private final BoundedExecutor executor;
 
 	/**
 	 * Create a store whose operations run on {@value #DEFAULT_THREADS} threads with a
@@ -96,18 +93,9 @@ public abstract class BlockingLockStore implements LockStore {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(commandTimeout, "'commandTimeout' must not be null");
 		Assert.isTrue(!commandTimeout.isNegative() && !commandTimeout.isZero(), "'commandTimeout' must be positive");
-		Assert.isTrue(threads > 0, "'threads' must be positive");
-		Assert.isTrue(queueCapacity > 0, "'queueCapacity' must be positive");
 		this.commandTimeout = commandTimeout;
-		String prefix = "distlock-" + name + "-" + stores.incrementAndGet() + "-";
-		AtomicInteger count = new AtomicInteger();
-		this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(queueCapacity), (task) -> {
-					Thread thread = new Thread(task, prefix + count.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				}, new ThreadPoolExecutor.AbortPolicy());
-		this.executor.allowCoreThreadTimeOut(true);
+		this.executor = new BoundedExecutor("distlock-" + name + "-" + stores.incrementAndGet() + "-", threads,
+				queueCapacity);
 	}
 
 	/**
@@ -218,10 +206,7 @@ public abstract class BlockingLockStore implements LockStore {
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			return CompletableFuture.failedFuture(new LockBackendException(key, operation,
-					new RejectedExecutionException("All " + this.executor.getMaximumPoolSize()
-							+ " command threads are busy and " + this.executor.getQueue().size()
-							+ " commands wait: the store refuses more rather than block the caller", ex)));
+			return CompletableFuture.failedFuture(new LockBackendException(key, operation, ex));
 		}
 		return StageTimeouts.within(reply, this.commandTimeout, "a request to " + operation)
 			.handle((value, failure) -> (failure != null)

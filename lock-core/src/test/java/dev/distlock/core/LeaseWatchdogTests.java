@@ -101,15 +101,17 @@ class LeaseWatchdogTests {
 	 * group's renewals unanswered, and fail the next renewals in three ways (a failed
 	 * stage, an exception, a wrong number of outcomes).
 	 */
-	private static final class GroupedStore implements LockStore {
-
-		private final InMemoryLockStore store = new InMemoryLockStore();
+	private static final class GroupedStore extends ForwardingLockStore {
 
 		private final AtomicInteger failures = new AtomicInteger();
 
 		private final AtomicInteger stalledRequests = new AtomicInteger();
 
 		private volatile String stalled = "";
+
+		GroupedStore() {
+			super(new InMemoryLockStore());
+		}
 
 		@Override
 		public Object renewalGroup(String key) {
@@ -134,32 +136,7 @@ class LeaseWatchdogTests {
 					}
 				}
 			}
-			return this.store.renew(renewals, lease);
-		}
-
-		@Override
-		public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-			return this.store.tryAcquire(key, token, lease);
-		}
-
-		@Override
-		public CompletionStage<Boolean> release(String key, String token) {
-			return this.store.release(key, token);
-		}
-
-		@Override
-		public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-			return this.store.expireAfter(key, token, remaining);
-		}
-
-		@Override
-		public CompletionStage<Boolean> isOwner(String key, String token) {
-			return this.store.isOwner(key, token);
-		}
-
-		@Override
-		public Subscription onRelease(String key, Runnable listener) {
-			return this.store.onRelease(key, listener);
+			return super.renew(renewals, lease);
 		}
 
 	}

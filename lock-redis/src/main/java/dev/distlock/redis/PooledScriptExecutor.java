@@ -18,13 +18,11 @@ package dev.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.core.BoundedExecutor;
 import dev.distlock.core.StageTimeouts;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -58,20 +56,13 @@ final class PooledScriptExecutor implements ScriptExecutor {
 
 	private final Duration commandTimeout;
 
-	private final ThreadPoolExecutor executor;
+	private final BoundedExecutor executor;
 
 	PooledScriptExecutor(StringRedisTemplate redis, Duration commandTimeout, int threads, int queueCapacity) {
 		this.redis = redis;
 		this.commandTimeout = commandTimeout;
-		String prefix = "distlock-redis-" + executors.incrementAndGet() + "-";
-		AtomicInteger count = new AtomicInteger();
-		this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(queueCapacity), (task) -> {
-					Thread thread = new Thread(task, prefix + count.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				}, new ThreadPoolExecutor.AbortPolicy());
-		this.executor.allowCoreThreadTimeOut(true);
+		this.executor = new BoundedExecutor("distlock-redis-" + executors.incrementAndGet() + "-", threads,
+				queueCapacity);
 	}
 
 	@Override
@@ -98,9 +89,7 @@ final class PooledScriptExecutor implements ScriptExecutor {
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			reply.completeExceptionally(new RejectedExecutionException("All " + this.executor.getMaximumPoolSize()
-					+ " Redis command threads are busy and " + this.executor.getQueue().size()
-					+ " commands wait: the store refuses more rather than block the caller", ex));
+			reply.completeExceptionally(ex);
 			return reply;
 		}
 		return StageTimeouts.within(reply, this.commandTimeout, script.description());
