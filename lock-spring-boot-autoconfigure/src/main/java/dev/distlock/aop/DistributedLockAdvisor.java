@@ -75,8 +75,14 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor
 	 */
 	private final DistributedLockInterceptor advice;
 
+	/**
+	 * Bean factory that holds the lock store the locked methods are checked against.
+	 */
 	private final BeanFactory beanFactory;
 
+	/**
+	 * Lock operations of the matched bean classes.
+	 */
 	private final LockOperationSource operations;
 
 	/**
