@@ -57,16 +57,17 @@ final class CallLocks {
 	}
 
 	/**
-	 * Start acquiring the locks of one call, and complete the returned future on
+	 * Start acquiring the locks of one call, and complete {@code delivered} on
 	 * {@code executor}, so that what follows the grant (the method, the fallback, the
-	 * failure handler) never runs on a thread of the lock client. Cancelling the returned
-	 * future cancels the acquisition; holds that arrive after the cancellation, or that
-	 * the executor refuses, are released.
+	 * failure handler) never runs on a thread of the lock client. The caller registers
+	 * what follows on {@code delivered} before calling this: registered after, it would
+	 * run on the registering thread whenever the grant came first. Cancelling
+	 * {@code delivered} cancels the acquisition; holds that arrive after the
+	 * cancellation, or that the executor refuses, are released.
 	 */
-	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys, LockOperation operation,
-			Executor executor) {
+	static void acquireAsync(LockClient client, List<String> keys, LockOperation operation, Executor executor,
+			CompletableFuture<List<LockHold>> delivered) {
 		CompletableFuture<List<LockHold>> acquisition = acquireAsync(client, keys, operation);
-		CompletableFuture<List<LockHold>> delivered = new CompletableFuture<>();
 		delivered.whenComplete((holds, failure) -> acquisition.cancel(false));
 		acquisition.whenComplete((holds, failure) -> {
 			try {
@@ -86,7 +87,6 @@ final class CallLocks {
 				delivered.completeExceptionally(ex);
 			}
 		});
-		return delivered;
 	}
 
 	private static CompletableFuture<List<LockHold>> startAcquiring(LockClient client, List<String> keys,

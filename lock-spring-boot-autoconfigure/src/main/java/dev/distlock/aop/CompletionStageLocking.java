@@ -90,8 +90,7 @@ final class CompletionStageLocking {
 			run(holds, operation, invocation, target, result);
 			return result;
 		}
-		CompletableFuture<List<LockHold>> acquisition = CallLocks.acquireAsync(client, keys, operation,
-				this::onExecutor);
+		CompletableFuture<List<LockHold>> acquisition = new CompletableFuture<>();
 		// Completed by anyone else before the grant (cancel, orTimeout): stop acquiring.
 		// After the grant the acquisition is done and this does nothing.
 		result.whenComplete((value, failure) -> acquisition.cancel(false));
@@ -112,6 +111,7 @@ final class CompletionStageLocking {
 				run(holds, operation, invocation, target, result);
 			}
 		});
+		CallLocks.acquireAsync(client, keys, operation, this::onExecutor, acquisition);
 		return result;
 	}
 

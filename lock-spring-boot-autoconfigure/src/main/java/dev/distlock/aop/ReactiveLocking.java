@@ -90,29 +90,40 @@ final class ReactiveLocking {
 		// A cancellation (a disposed subscription, a disconnected client) cancels the
 		// acquisition itself; holds that arrive after it are discarded, and released.
 		Mono<List<LockHold>> acquire = Mono
-			// delivered on the executor: the method, the fallback or the handler never
-			// run
-			// on a thread of the lock client
-			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation, this.executor),
-					false))
+			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation), false))
 			.doOnDiscard(List.class, (holds) -> releaseDiscarded(holds))
 			.onErrorMap(DistributedLockException.class, NotAcquired::new);
 		if (adapter.isMultiValue()) {
 			Flux<Object> locked = Flux
-				.usingWhen(acquire, (holds) -> Flux.from(call(invocation, adapter)),
+				.usingWhen(acquire, (holds) -> onExecutor(Flux.defer(() -> call(invocation, adapter))),
 						(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
 						this::releaseAfterCancel)
-				.onErrorResume(NotAcquired.class, (failure) -> Flux
-					.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
+				.onErrorResume(NotAcquired.class, (failure) -> onExecutor(Flux
+					.defer(() -> notAcquired(failure.getCause(), operation, invocation, target, keys, adapter))));
 			return adapter.fromPublisher(locked);
 		}
 		Mono<Object> locked = Mono
-			.usingWhen(acquire, (holds) -> Mono.from(call(invocation, adapter)),
+			.usingWhen(acquire, (holds) -> onExecutor(Mono.defer(() -> Mono.from(call(invocation, adapter)))),
 					(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
 					this::releaseAfterCancel)
-			.onErrorResume(NotAcquired.class, (failure) -> Mono
-				.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)));
+			.onErrorResume(NotAcquired.class, (failure) -> onExecutor(Mono.defer(
+					() -> Mono.from(notAcquired(failure.getCause(), operation, invocation, target, keys, adapter)))));
 		return adapter.fromPublisher(locked);
+	}
+
+	/**
+	 * Subscribe to the method's publisher (which calls the method), the fallback's or the
+	 * failure handler's on the executor: whichever thread delivered the grant or the
+	 * refusal, a thread of the lock client or the subscriber's own, none of them runs
+	 * user code. The holds belong to {@code usingWhen} by then, so a refused task
+	 * releases them as any other error does.
+	 */
+	private <T> Mono<T> onExecutor(Mono<T> work) {
+		return work.subscribeOn(this.scheduler);
+	}
+
+	private <T> Flux<T> onExecutor(Flux<T> work) {
+		return work.subscribeOn(this.scheduler);
 	}
 
 	private static void releaseDiscarded(List<?> holds) {

@@ -22,7 +22,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -187,6 +192,28 @@ class AsyncExecutorAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	@Test
+	void bodiesRunOnTheExecutorEvenWhenItDeliversTheGrantBeforeTheCallerRegisters() {
+		DeliversBeforeReturning executor = new DeliversBeforeReturning();
+		try {
+			contextRunner().withUserConfiguration(BodiesConfiguration.class)
+				.withBean("deliversFirst", Executor.class, () -> executor)
+				.withPropertyValues("distlock.async.executor=deliversFirst")
+				.run((context) -> {
+					Bodies bodies = context.getBean(Bodies.class);
+					for (int i = 0; i < 20; i++) {
+						bodies.quick("f" + i).get(10, TimeUnit.SECONDS);
+						bodies.monoQuick("m" + i).block(Duration.ofSeconds(10));
+						assertThat(bodies.threads().get("quick")).as("call %d", i).startsWith("delivers-first-");
+						assertThat(bodies.threads().get("monoQuick")).as("call %d", i).startsWith("delivers-first-");
+					}
+				});
+		}
+		finally {
+			executor.threads.shutdownNow();
+		}
+	}
+
+	@Test
 	void failsAtStartupWhenThePropertyNamesNoBean() {
 		contextRunner().withUserConfiguration(BodiesConfiguration.class)
 			.withPropertyValues("distlock.async.executor=missing")
@@ -204,6 +231,34 @@ class AsyncExecutorAdviceTests extends RedisAdviceTestSupport {
 		executor.setThreadNamePrefix(prefix);
 		executor.initialize();
 		return executor;
+	}
+
+	/**
+	 * Runs each task on a thread of its own and returns only once the task has run: the
+	 * grant is delivered before the code that submitted it goes on, the worst order for a
+	 * caller that registers what follows the grant after starting the acquisition.
+	 */
+	static final class DeliversBeforeReturning implements Executor {
+
+		private final AtomicInteger created = new AtomicInteger();
+
+		final ExecutorService threads = Executors
+			.newCachedThreadPool((task) -> new Thread(task, "delivers-first-" + this.created.incrementAndGet()));
+
+		@Override
+		public void execute(Runnable task) {
+			try {
+				this.threads.submit(task).get(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
