@@ -24,8 +24,6 @@ import dev.distlock.core.Stages;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.DataType;
@@ -44,17 +42,7 @@ class RedisReadWriteLockScriptsTests extends RedisStoreTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(10);
 
-	private RedisLockStore store;
-
-	@BeforeEach
-	void createStore() {
-		this.store = new RedisLockStore(redis);
-	}
-
-	@AfterEach
-	void closeStore() {
-		this.store.close();
-	}
+	private final RedisLockStore store = newStore();
 
 	@Test
 	void exclusiveScriptsOnAReadHeldKeyAnswerNotOwnerInsteadOfFailing() {

@@ -22,8 +22,6 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.KeyState;
 import dev.distlock.core.Stages;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,17 +37,7 @@ class RedisScriptReplayTests extends RedisStoreTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private RedisLockStore store;
-
-	@BeforeEach
-	void createStore() {
-		this.store = new RedisLockStore(redis);
-	}
-
-	@AfterEach
-	void closeStore() {
-		this.store.close();
-	}
+	private final RedisLockStore store = newStore();
 
 	@Test
 	void aReplayedAcquireAnswersGrantedWithTheSameFencingToken() {

@@ -55,6 +55,8 @@ public abstract class RedisStoreTestSupport {
 
 	private final List<LockClient> clients = new ArrayList<>();
 
+	private final List<RedisLockStore> stores = new ArrayList<>();
+
 	@BeforeAll
 	static void connect() {
 		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), COMMAND_TIMEOUT);
@@ -67,8 +69,19 @@ public abstract class RedisStoreTestSupport {
 	}
 
 	@AfterEach
-	void closeClients() {
+	void closeClientsAndStores() {
 		this.clients.forEach(LockClient::close);
+		this.stores.forEach(RedisLockStore::close);
+	}
+
+	/**
+	 * A store on the shared test Redis, for tests that call its methods directly; closed
+	 * after the test.
+	 */
+	protected RedisLockStore newStore() {
+		RedisLockStore store = new RedisLockStore(redis);
+		this.stores.add(store);
+		return store;
 	}
 
 	protected DefaultLockClient newClient() {
