@@ -132,12 +132,12 @@ public class TestLockStore extends InMemoryLockStore {
 	}
 
 	@Override
-	protected boolean isReachable() {
+	protected final boolean isReachable() {
 		return !this.unreachable;
 	}
 
 	@Override
-	protected <T extends @Nullable Object> CompletionStage<T> reply(CompletableFuture<T> executed) {
+	protected final <T extends @Nullable Object> CompletionStage<T> reply(CompletableFuture<T> executed) {
 		PausedReplies pause = this.paused;
 		return (pause != null) ? pause.hold(executed) : executed;
 	}
