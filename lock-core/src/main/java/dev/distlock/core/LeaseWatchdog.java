@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * Renews the leases of every watchdog-mode lock one client holds, on the client's shared
  * timer, every third of the lease, handing the store up to a batch of leases per request.
  * Leases are grouped, each round anew, by the store's {@link LockStore#renewalGroup
- * renewal group} (the master serving the key on a Redis Cluster), and a request carries
+ * renewal group} (the node serving the key in a sharded backend), and a request carries
  * leases of one group only, so each group's renewal goes on by itself: the requests of
  * one round are sent together, without waiting for each other's replies, and a round
  * never waits for the previous one. Each request is bounded by the renewal interval, not

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,7 @@ import static org.mockito.Mockito.times;
  */
 class BackgroundReleaseRetryTests {
 
-	private final InMemoryLockStore store = spy(new InMemoryLockStore());
+	private final ControllableInMemoryLockStore store = spy(new ControllableInMemoryLockStore());
 
 	private final LockEngine engine = new LockEngine(this.store, LockClientSettings.defaults(),
 			LockClientListener.NONE);

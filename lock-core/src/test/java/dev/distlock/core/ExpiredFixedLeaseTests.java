@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockLostException;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class ExpiredFixedLeaseTests {
 
 	private static final Duration LEASE = Duration.ofMillis(300);
 
-	private final InMemoryLockStore store = new InMemoryLockStore();
+	private final ControllableInMemoryLockStore store = new ControllableInMemoryLockStore();
 
 	private final RecordingLockClientListener listener = new RecordingLockClientListener();
 

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,7 @@ import static org.mockito.Mockito.times;
  */
 class FailedReleaseTests {
 
-	private final InMemoryLockStore store = spy(new InMemoryLockStore());
+	private final ControllableInMemoryLockStore store = spy(new ControllableInMemoryLockStore());
 
 	private final DefaultLockClient client = new DefaultLockClient(this.store);
 

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.FairGrant;
 import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -18,6 +18,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
+import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -17,8 +17,8 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.core.InMemoryLockStore;
 import dev.distlock.core.LockStore;
+import dev.distlock.memory.InMemoryLockStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -27,7 +27,7 @@ import dev.distlock.autoconfigure.DistlockEndpoint.Message;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.LockStore;
-import dev.distlock.core.InMemoryLockStore;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -58,7 +58,7 @@ class DistlockEndpointTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockEndpointAutoConfiguration.class))
-		.withBean(InMemoryLockStore.class)
+		.withBean(ControllableInMemoryLockStore.class)
 		.withPropertyValues("management.endpoints.web.exposure.include=distlock");
 
 	@Test
@@ -135,13 +135,13 @@ class DistlockEndpointTests {
 	@Test
 	void logsARefusedForceRelease(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
-			context.getBean(InMemoryLockStore.class).takeOver("stuck", "another-instance");
+			context.getBean(ControllableInMemoryLockStore.class).takeOver("stuck", "another-instance");
 			WebEndpointResponse<Object> refused = context.getBean(DistlockEndpoint.class)
 				.forceRelease(new String[] { "stuck" }, authenticated("ADMIN"));
 			assertThat(refused.getStatus()).isEqualTo(403);
 			assertThat(refused.getBody()).isInstanceOfSatisfying(Message.class,
 					(message) -> assertThat(message.key()).isEqualTo("******"));
-			assertThat(context.getBean(InMemoryLockStore.class).isLocked("stuck")).isTrue();
+			assertThat(context.getBean(ControllableInMemoryLockStore.class).isLocked("stuck")).isTrue();
 			assertThat(output).contains("Refused to force-release lock 'stuck' for 'alice'")
 				.contains("distlock.endpoint.force-release is not enabled");
 		});
@@ -183,13 +183,13 @@ class DistlockEndpointTests {
 	@Test
 	void forceReleasesWithTheSwitchOn() {
 		this.contextRunner.withPropertyValues("distlock.endpoint.force-release=true").run((context) -> {
-			context.getBean(InMemoryLockStore.class).takeOver("stuck", "another-instance");
+			context.getBean(ControllableInMemoryLockStore.class).takeOver("stuck", "another-instance");
 			WebEndpointResponse<Object> released = context.getBean(DistlockEndpoint.class)
 				.forceRelease(new String[] { "stuck" }, SecurityContext.NONE);
 			assertThat(released.getStatus()).isEqualTo(200);
 			assertThat(released.getBody()).isInstanceOfSatisfying(ForcedReleaseDescriptor.class,
 					(body) -> assertThat(body.key()).isEqualTo("******"));
-			assertThat(context.getBean(InMemoryLockStore.class).isLocked("stuck")).isFalse();
+			assertThat(context.getBean(ControllableInMemoryLockStore.class).isLocked("stuck")).isFalse();
 		});
 	}
 

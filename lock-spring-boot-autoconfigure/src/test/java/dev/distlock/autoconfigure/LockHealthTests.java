@@ -20,9 +20,9 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.InMemoryLockStore;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
+import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -29,7 +29,7 @@ import dev.distlock.autoconfigure.DistlockEndpoint.HeldLocksDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.InMemoryLockStore;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -128,7 +128,7 @@ class LockObservabilityAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(MetricsConfiguration.class, LockedServiceConfiguration.class)
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				InMemoryLockStore store = context.getBean(InMemoryLockStore.class);
+				ControllableInMemoryLockStore store = context.getBean(ControllableInMemoryLockStore.class);
 				LockedService service = context.getBean(LockedService.class);
 				store.takeOver("busy", "another-instance");
 				assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.work("busy"));
@@ -147,7 +147,7 @@ class LockObservabilityAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(MetricsConfiguration.class, LockedServiceConfiguration.class)
 			.run((context) -> {
 				LockedService service = context.getBean(LockedService.class);
-				InMemoryLockStore store = context.getBean(InMemoryLockStore.class);
+				ControllableInMemoryLockStore store = context.getBean(ControllableInMemoryLockStore.class);
 				for (int i = 0; i < 1000; i++) {
 					service.work("key-" + i);
 				}
@@ -218,7 +218,7 @@ class LockObservabilityAutoConfigurationTests {
 	void observesABusyLockWithItsOutcome() {
 		this.contextRunner.withUserConfiguration(ObservationConfiguration.class, LockedServiceConfiguration.class)
 			.run((context) -> {
-				context.getBean(InMemoryLockStore.class).takeOver("busy", "another-instance");
+				context.getBean(ControllableInMemoryLockStore.class).takeOver("busy", "another-instance");
 				assertThatExceptionOfType(LockAcquisitionException.class)
 					.isThrownBy(() -> context.getBean(LockedService.class).work("busy"));
 				TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class))
@@ -310,7 +310,7 @@ class LockObservabilityAutoConfigurationTests {
 	@Test
 	void endpointRefusesForceReleaseUnlessEnabled() {
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=distlock").run((context) -> {
-			InMemoryLockStore store = context.getBean(InMemoryLockStore.class);
+			ControllableInMemoryLockStore store = context.getBean(ControllableInMemoryLockStore.class);
 			store.takeOver("stuck", "another-instance");
 			WebEndpointResponse<Object> refused = context.getBean(DistlockEndpoint.class)
 				.forceRelease(new String[] { "stuck" }, SecurityContext.NONE);
@@ -347,7 +347,7 @@ class LockObservabilityAutoConfigurationTests {
 				.isEqualTo(ClassUtils.isPresent("org.springframework.boot.health.contributor.HealthIndicator", null)
 						? "Boot4LockHealthIndicator" : "Boot3LockHealthIndicator");
 			assertThat(status(indicator)).isEqualTo("UP");
-			InMemoryLockStore store = context.getBean(InMemoryLockStore.class);
+			ControllableInMemoryLockStore store = context.getBean(ControllableInMemoryLockStore.class);
 			LockHold hold = context.getBean(DefaultLockClient.class).acquire("orders", "at-risk", Duration.ZERO, null);
 			store.setUnreachable(true);
 			await().atMost(Duration.ofSeconds(5)).until(() -> "DOWN".equals(status(indicator)));
@@ -392,8 +392,8 @@ class LockObservabilityAutoConfigurationTests {
 	static class StoreConfiguration {
 
 		@Bean
-		InMemoryLockStore lockStore() {
-			return new InMemoryLockStore();
+		ControllableInMemoryLockStore lockStore() {
+			return new ControllableInMemoryLockStore();
 		}
 
 	}

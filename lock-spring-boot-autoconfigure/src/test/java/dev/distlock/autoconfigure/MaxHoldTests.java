@@ -19,10 +19,10 @@ import java.time.Duration;
 
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.InMemoryLockStore;
 import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +47,7 @@ class MaxHoldTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final InMemoryLockStore store = new InMemoryLockStore();
+	private final ControllableInMemoryLockStore store = new ControllableInMemoryLockStore();
 
 	private final DefaultLockClient client = new DefaultLockClient(this.store,
 			LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(300)).withMaxHold(Duration.ofMillis(500)),

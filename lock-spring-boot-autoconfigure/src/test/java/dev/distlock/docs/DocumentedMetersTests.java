@@ -30,8 +30,8 @@ import dev.distlock.LockLostException;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.autoconfigure.LockMetricsAutoConfiguration;
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.InMemoryLockStore;
 import dev.distlock.core.LockHold;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -61,7 +61,7 @@ class DocumentedMetersTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockMetricsAutoConfiguration.class))
-		.withBean(InMemoryLockStore.class, InMemoryLockStore::new)
+		.withBean(ControllableInMemoryLockStore.class, ControllableInMemoryLockStore::new)
 		.withBean(PrometheusMeterRegistry.class, DocumentedMetersTests::prometheus)
 		.withPropertyValues("distlock.watchdog-lease=600ms");
 
@@ -69,7 +69,7 @@ class DocumentedMetersTests {
 	void theDocumentedMetersAreThoseAnApplicationRegistersAndPrometheusExports() {
 		this.contextRunner.run((context) -> {
 			DefaultLockClient client = context.getBean(DefaultLockClient.class);
-			InMemoryLockStore store = context.getBean(InMemoryLockStore.class);
+			ControllableInMemoryLockStore store = context.getBean(ControllableInMemoryLockStore.class);
 			PrometheusMeterRegistry registry = context.getBean(PrometheusMeterRegistry.class);
 			LockHold held = client.acquire("orders", "held", Duration.ZERO, null);
 			store.takeOver("busy", "another-instance");

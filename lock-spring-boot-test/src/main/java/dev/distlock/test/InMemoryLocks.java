@@ -26,7 +26,6 @@ import java.util.stream.Collectors;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.HeldLock;
-import dev.distlock.core.InMemoryLockStore;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.Stages;
@@ -35,7 +34,7 @@ import org.springframework.util.Assert;
 
 /**
  * Distributed locks for unit tests, without Redis: the engine's {@link DefaultLockClient}
- * over an {@link InMemoryLockStore}, so locks behave as they do on Redis (local queue,
+ * over a {@link TestLockStore}, so locks behave as they do on Redis (local queue,
  * reentrancy, fencing tokens, waiting, leases and the watchdog, loss reporting), plus
  * controls a test needs: <pre class="code">
  * InMemoryLocks locks = new InMemoryLocks();
@@ -59,7 +58,7 @@ public final class InMemoryLocks implements AutoCloseable {
 
 	private static final String OTHER_INSTANCE = "another-instance-";
 
-	private final InMemoryLockStore store = new InMemoryLockStore();
+	private final TestLockStore store = new TestLockStore();
 
 	private final HoldRecorder recorder = new HoldRecorder();
 
@@ -99,11 +98,11 @@ public final class InMemoryLocks implements AutoCloseable {
 
 	/**
 	 * Return the store under the client, for what the other methods do not cover, for
-	 * example {@link InMemoryLockStore#setUnreachable(boolean)} to fail every operation
-	 * as a Redis outage would.
+	 * example {@link TestLockStore#setUnreachable(boolean)} to fail every operation as a
+	 * Redis outage would.
 	 * @return the store
 	 */
-	public InMemoryLockStore store() {
+	public TestLockStore store() {
 		return this.store;
 	}
 

@@ -137,7 +137,7 @@ class InMemoryLocksTests {
 	@Test
 	void lostLeaseIsFoundByTheWatchdog() throws Exception {
 		try (InMemoryLocks fast = new InMemoryLocks(
-				LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(90)), LockClientListener.NONE)) {
+				LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(600)), LockClientListener.NONE)) {
 			LockHold hold = fast.client().acquire("job", Duration.ZERO, null);
 			fast.loseLease("job");
 			await().atMost(Duration.ofSeconds(10)).until(() -> !hold.isValid());

@@ -23,7 +23,7 @@ import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.InMemoryLockStore;
+import dev.distlock.memory.InMemoryLockStore;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.test;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,8 +24,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.InMemoryLockStore.PausedReplies;
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.test.TestLockStore.PausedReplies;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,28 +33,16 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link InMemoryLockStore}'s own controls: its extensions and the pause of its
- * replies.
+ * Tests for {@link TestLockStore}'s controls: the pause of its replies, the outage, and
+ * the state it reads and changes as another owner or the end of a lease would.
  *
  * @author distlock
  */
-class InMemoryLockStoreTests {
+class TestLockStoreTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private final InMemoryLockStore store = new InMemoryLockStore();
-
-	@Test
-	void implementsEveryExtension() {
-		assertThat(List.of(ReadLockExtension.class, FairQueueExtension.class, WakeOneExtension.class,
-				HandOverExtension.class, SeveralKeysExtension.class, InspectionExtension.class))
-			.allSatisfy((type) -> assertThat(this.store.extension(type)).isSameAs(this.store));
-	}
-
-	@Test
-	void repliesAreCompleteWhenNotPaused() {
-		assertThat(this.store.tryAcquire("free", "one", LEASE).toCompletableFuture()).isCompleted();
-	}
+	private final TestLockStore store = new TestLockStore();
 
 	@Test
 	void aPausedRequestIsExecutedAtOnceAndItsStageCompletesOnResume() throws Exception {
@@ -129,6 +117,38 @@ class InMemoryLockStoreTests {
 		pause.resume();
 		pause.resume();
 		this.store.pauseReplies().resume();
+	}
+
+	@Test
+	void anUnreachableStoreFailsEveryRequestUntilReachableAgain() {
+		assertThat(this.store.tryAcquire("key", "one", LEASE).toCompletableFuture().join().acquired()).isTrue();
+		this.store.setUnreachable(true);
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> this.store.tryAcquire("other", "one", LEASE).toCompletableFuture().get())
+			.withCauseInstanceOf(LockBackendException.class);
+		assertThat(this.store.isLocked("key")).as("its locks are kept").isTrue();
+		this.store.setUnreachable(false);
+		assertThat(this.store.isOwner("key", "one").toCompletableFuture().join()).isTrue();
+	}
+
+	@Test
+	void aKeyTakenOverIsNoLongerOwnedByItsHolderAndAnExpiredKeyIsFree() {
+		assertThat(this.store.tryAcquire("key", "one", LEASE).toCompletableFuture().join().acquired()).isTrue();
+		this.store.takeOver("key", "someone-else");
+		assertThat(this.store.isOwner("key", "one").toCompletableFuture().join()).isFalse();
+		assertThat(this.store.isLocked("key")).isTrue();
+		this.store.expire("key");
+		assertThat(this.store.isLocked("key")).isFalse();
+		assertThat(this.store.tryAcquire("key", "two", LEASE).toCompletableFuture().join().acquired()).isTrue();
+	}
+
+	@Test
+	void countsTheRegisteredWaitersOfAKey() {
+		assertThat(this.store.tryAcquire("key", "one", LEASE).toCompletableFuture().join().acquired()).isTrue();
+		this.store.tryAcquire("key", "two", LEASE, "waiter", LEASE).toCompletableFuture().join();
+		assertThat(this.store.registeredWaiters("key")).isOne();
+		this.store.release("key", "one").toCompletableFuture().join();
+		assertThat(this.store.registeredWaiters("key")).as("woken by the release").isZero();
 	}
 
 }

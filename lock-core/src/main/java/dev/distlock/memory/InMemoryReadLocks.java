@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.memory;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.core.ReadWriteTiming;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -14,20 +14,23 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.memory;
 
+import dev.distlock.core.LockStore;
+import dev.distlock.test.TestLockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
 
 /**
- * The lock contract on the in-memory store: the fast run of the suite, and the proof that
- * a backend needs nothing but the {@link LockStore} methods. Every client shares one
- * store, as they would share one backend.
+ * The lock contract on the in-memory store ({@link InMemoryLockStore}, through the kit's
+ * {@link TestLockStore}, which adds only the controls the hooks need): the fast run of
+ * the suite, and the proof that a backend needs nothing but the {@link LockStore}
+ * methods. Every client shares one store, as they would share one backend.
  *
  * @author distlock
  */
 class InMemoryLockStoreContractTests extends LockStoreContractTests {
 
-	private final InMemoryLockStore store = new InMemoryLockStore();
+	private final TestLockStore store = new TestLockStore();
 
 	@Override
 	protected boolean fairWakeUpsCarryGrants() {

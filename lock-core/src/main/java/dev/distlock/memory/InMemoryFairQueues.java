@@ -14,13 +14,14 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.memory;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.distlock.core.FairQueueLimits;
 import org.jspecify.annotations.Nullable;
 
 /**

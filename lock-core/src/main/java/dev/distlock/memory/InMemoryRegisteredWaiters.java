@@ -14,12 +14,13 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.memory;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.distlock.core.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**

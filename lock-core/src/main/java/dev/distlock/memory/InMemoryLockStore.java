@@ -14,13 +14,10 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.memory;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -30,40 +27,48 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.FairQueueLimits;
+import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.InspectionExtension;
+import dev.distlock.core.LockStore;
+import dev.distlock.core.LockStoreExtension;
+import dev.distlock.core.ReadLockExtension;
+import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.core.WakeOneExtension;
+import dev.distlock.memory.InMemoryGrants.Grant;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} in memory, in one JVM: its locks are <em>not distributed</em>, two
  * application instances each with their own store do not exclude each other. It is for
- * tests and examples of the lock client and of code built on it, as Spring's
- * {@code ConcurrentMapCache} is for caching; it is no production backend for several
- * instances.
+ * tests, examples and applications that run as a single instance, as Spring's
+ * {@code ConcurrentMapCache} is for caching; it is no backend for several instances.
  * <p>
  * It behaves like a distributed store: leases expire on time, operations are
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
- * live fair waiter directly, else by waking one registered waiting client), as a
- * distributed store does. It implements every {@link LockStoreExtension}. Tests can also
- * make it unreachable ({@link #setUnreachable(boolean)}), expire a key early
- * ({@link #expire(String)}), give a key to a foreign owner
- * ({@link #takeOver(String, String)}) and hold the replies of its requests
- * ({@link #pauseReplies()}). {@code dev.distlock.test.InMemoryLocks} in
- * {@code lock-spring-boot-test} puts the lock client on it.
+ * live fair waiter directly, else by waking one registered waiting client). It implements
+ * every {@link LockStoreExtension}.
  * <p>
- * Every operation runs on the calling thread; its stage is complete when the method
- * returns, unless replies are paused.
+ * Every request runs on the calling thread, under the monitor of this store object, and
+ * its stage is complete when the method returns. Subclasses, such as
+ * {@code dev.distlock.test.TestLockStore} of {@code lock-spring-boot-test}, can make the
+ * store unreachable ({@link #isReachable()}), hold the replies
+ * ({@link #reply(CompletableFuture)}), and read or change a key's state as another owner
+ * or the end of a lease would ({@link #isHeld(String)},
+ * {@link #assignToForeignOwner(String, String)}, {@link #drop(String)},
+ * {@link #registeredWaiterCount(String)}).
  *
  * @author distlock
  * @since 0.1.0
  */
-public final class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
 		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
-	private final Map<String, Grant> locks = new HashMap<>();
+	private final InMemoryGrants grants = new InMemoryGrants();
 
 	private final InMemoryReadLocks readLocks = new InMemoryReadLocks();
-
-	private final Map<String, Long> fences = new HashMap<>();
 
 	private final InMemoryReleaseListeners listeners = new InMemoryReleaseListeners();
 
@@ -76,17 +81,13 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	 */
 	private final List<Notification> notifications = new ArrayList<>();
 
-	private @Nullable PausedReplies paused;
-
-	private volatile boolean unreachable;
-
 	@Override
-	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+	public final CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		return execute(() -> acquire(key, token, lease));
 	}
 
 	@Override
-	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+	public final CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
 			Duration waiterTtl) {
 		return execute(() -> {
 			Attempt attempt = acquire(key, token, lease);
@@ -101,14 +102,13 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+	public final CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
 		return execute(() -> {
 			requireReachable(key, "acquire");
-			Grant current = live(key);
-			if (current != null && current.token.equals(token)) {
-				this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-				return Attempt.granted(this.fences.getOrDefault(key, 0L));
+			if (this.grants.isHeldBy(key, token)) {
+				this.grants.extend(key, token, lease);
+				return Attempt.granted(this.grants.lastFence(key));
 			}
 			Attempt refused = busyForWriter(key, token);
 			if (refused == null) {
@@ -125,17 +125,17 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 			if (grantTimeout != null) {
 				this.fairQueues.join(key, token, grantTimeout);
 			}
-			Attempt busy = (refused != null) ? refused : busy(live(key));
+			Attempt busy = (refused != null) ? refused : busy(key);
 			return Attempt.busy(busy.holderLeaseRemaining(), clockMillis());
 		});
 	}
 
 	@Override
-	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+	public final CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken,
+			Duration lease) {
 		return this.<@Nullable Attempt>execute(() -> {
 			requireReachable(key, "hand over");
-			Grant current = live(key);
-			if (current == null || !current.token.equals(token)) {
+			if (!this.grants.isHeldBy(key, token)) {
 				return Attempt.busy(null);
 			}
 			if (!this.fairQueues.isEmpty(key)) {
@@ -146,7 +146,7 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Void> leave(String key, String waiter) {
+	public final CompletionStage<Void> leave(String key, String waiter) {
 		return execute(() -> {
 			requireReachable(key, "leave");
 			this.waiters.forget(key, waiter);
@@ -155,22 +155,21 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Void> leaveFairQueue(String key, String token) {
+	public final CompletionStage<Void> leaveFairQueue(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "leave");
 			this.fairQueues.leave(key, token);
-			Grant current = live(key);
-			if (current == null || !current.token.equals(token)) {
-				return null;
+			if (this.grants.isHeldBy(key, token)) {
+				this.grants.remove(key);
+				this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			}
-			this.locks.remove(key);
-			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return null;
 		});
 	}
 
 	@Override
-	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+	public final CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token,
+			Duration lease) {
 		return this.<@Nullable List<Attempt>>execute(() -> {
 			requireReachable(keys.get(0), "acquire");
 			List<Attempt> busy = new ArrayList<>(keys.size());
@@ -189,19 +188,19 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
+	public final CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		return execute(() -> {
 			requireReachable(key, "acquire");
-			Grant writer = live(key);
+			Grant writer = this.grants.live(key);
 			if (writer != null) {
-				return busy(writer);
+				return writer.refusal();
 			}
 			return this.readLocks.tryAcquire(key, token, lease);
 		});
 	}
 
 	@Override
-	public CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
+	public final CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
 		return execute(() -> {
 			requireReachable(key, "release");
 			Map<String, Long> reading = this.readLocks.live(key);
@@ -214,20 +213,19 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+	public final CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
 		return execute(() -> {
 			requireReachable(key, "release");
-			Grant current = live(key);
-			if (current == null || !current.token.equals(token)) {
+			if (!this.grants.isHeldBy(key, token)) {
 				return false;
 			}
-			this.locks.put(key, new Grant(token, System.nanoTime() + remaining.toNanos()));
+			this.grants.extend(key, token, remaining);
 			return true;
 		});
 	}
 
 	@Override
-	public CompletionStage<Boolean> releaseRead(String key, String token) {
+	public final CompletionStage<Boolean> releaseRead(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "release");
 			Boolean owned = this.readLocks.release(key, token);
@@ -242,30 +240,30 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Boolean> release(String key, String token) {
+	public final CompletionStage<Boolean> release(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "release");
-			Grant current = live(key);
-			if (current == null || !current.token.equals(token)) {
+			if (!this.grants.isHeldBy(key, token)) {
 				return false;
 			}
-			this.locks.remove(key);
+			this.grants.remove(key);
 			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return true;
 		});
 	}
 
 	@Override
-	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+	public final CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
 		return execute(() -> {
 			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+			boolean reachable = isReachable();
 			for (Renewal renewal : renewals) {
-				Grant current = live(renewal.key());
-				if (this.unreachable) {
+				boolean owned = this.grants.isHeldBy(renewal.key(), renewal.token());
+				if (!reachable) {
 					outcomes.add(RenewalOutcome.FAILED);
 				}
-				else if (current != null && current.token.equals(renewal.token())) {
-					this.locks.put(renewal.key(), new Grant(renewal.token(), System.nanoTime() + lease.toNanos()));
+				else if (owned) {
+					this.grants.extend(renewal.key(), renewal.token(), lease);
 					outcomes.add(RenewalOutcome.RENEWED);
 				}
 				else {
@@ -277,12 +275,13 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
+	public final CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
 		return execute(() -> {
 			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+			boolean reachable = isReachable();
 			for (Renewal renewal : renewals) {
 				Map<String, Long> reading = this.readLocks.live(renewal.key());
-				if (this.unreachable) {
+				if (!reachable) {
 					outcomes.add(RenewalOutcome.FAILED);
 				}
 				else if (reading.containsKey(renewal.token())) {
@@ -298,16 +297,15 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public CompletionStage<Boolean> isOwner(String key, String token) {
+	public final CompletionStage<Boolean> isOwner(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "check");
-			Grant current = live(key);
-			return current != null && current.token.equals(token);
+			return this.grants.isHeldBy(key, token);
 		});
 	}
 
 	@Override
-	public CompletionStage<Boolean> isReadOwner(String key, String token) {
+	public final CompletionStage<Boolean> isReadOwner(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "check");
 			return this.readLocks.live(key).containsKey(token);
@@ -315,95 +313,92 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	}
 
 	@Override
-	public Subscription onRelease(String key, Runnable listener) {
+	public final Subscription onRelease(String key, Runnable listener) {
 		return this.listeners.subscribe(key, null, (grant) -> listener.run());
 	}
 
 	@Override
-	public Subscription onRelease(String key, String waiter, Runnable listener) {
+	public final Subscription onRelease(String key, String waiter, Runnable listener) {
 		return this.listeners.subscribe(key, waiter, (grant) -> listener.run());
 	}
 
 	@Override
-	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public final Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return this.listeners.subscribe(key, token, listener);
 	}
 
 	@Override
-	public CompletionStage<KeyState> inspect(String key) {
+	public final CompletionStage<KeyState> inspect(String key) {
 		return execute(() -> {
 			requireReachable(key, "inspect");
 			Grant current = holder(key);
-			Long fence = this.fences.get(key);
-			if (current == null) {
-				return new KeyState(null, null, (fence != null) ? fence : 0);
-			}
-			Duration ttl = (current.expiresAtNanos == Long.MAX_VALUE) ? null
-					: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime()));
-			return new KeyState(current.token, ttl, (fence != null) ? fence : 0);
+			long fence = this.grants.lastFence(key);
+			return (current != null) ? new KeyState(current.token(), current.remaining(), fence)
+					: new KeyState(null, null, fence);
 		});
 	}
 
 	@Override
-	public CompletionStage<@Nullable String> forceRelease(String key) {
+	public final CompletionStage<@Nullable String> forceRelease(String key) {
 		return this.<@Nullable String>execute(() -> {
 			requireReachable(key, "force-release");
 			Grant released = holder(key);
 			if (released == null) {
 				return null;
 			}
-			this.locks.remove(key);
+			this.grants.remove(key);
 			this.readLocks.drop(key);
 			this.notifications.add(new Notification(key, null, null));
-			return released.token;
+			return released.token();
 		});
 	}
 
 	/**
-	 * Hold the replies of the requests this store executes from now on, until
-	 * {@link PausedReplies#resume()}: a deterministic way for a test to catch a caller
-	 * while its request is "on the wire". The store behaves like a server that has run
-	 * the request but whose reply has not arrived yet:
-	 * <ul>
-	 * <li>each request is <em>executed</em> when it is made, on the calling thread: its
-	 * state change (a grant, a release, a renewal, a place in a queue) is visible at once
-	 * to every later request, and the release notifications it causes are sent at once,
-	 * as a server publishes them while it runs the request;</li>
-	 * <li>only the completion of the request's stage is held; it completes, with the
-	 * result or failure of that execution, when the pause is resumed, in the order the
-	 * requests were executed.</li>
-	 * </ul>
-	 * Release listeners ({@link #onRelease(String, Runnable)}) are not requests: a
-	 * subscription is active when it is made. One pause at a time.
-	 * @return the pause, which completes the held stages when resumed (or closed)
-	 * @throws IllegalStateException if replies are paused already
-	 * @since 0.1.0
+	 * Return whether the store answers now. When it does not, every request fails with a
+	 * {@link LockBackendException} and every renewal answers
+	 * {@link RenewalOutcome#FAILED}, as a store whose backend cannot be reached; its
+	 * state is kept. Called under the store's monitor at the start of each request. This
+	 * implementation answers {@code true}.
+	 * @return whether the store answers
 	 */
-	public synchronized PausedReplies pauseReplies() {
-		if (this.paused != null) {
-			throw new IllegalStateException("Replies are paused already");
-		}
-		PausedReplies pause = new PausedReplies();
-		this.paused = pause;
-		return pause;
+	protected boolean isReachable() {
+		return true;
 	}
 
 	/**
-	 * Make every operation fail as if the backend could not be reached, or reachable
-	 * again.
-	 * @param unreachable whether the store is unreachable
+	 * Return the stage a request's caller gets, given the stage of its execution, which
+	 * is complete (with the result or the failure of the request). Called under the
+	 * store's monitor once the request has been executed, in the order the requests are
+	 * executed; the release notifications the request causes are sent after this returns.
+	 * This implementation returns {@code executed}; a subclass may return a stage it
+	 * completes later, to hold the reply as a network would.
+	 * @param <T> the type of the request's result
+	 * @param executed the complete stage of the executed request
+	 * @return the stage to return to the caller
 	 */
-	public void setUnreachable(boolean unreachable) {
-		this.unreachable = unreachable;
+	protected <T extends @Nullable Object> CompletionStage<T> reply(CompletableFuture<T> executed) {
+		return executed;
 	}
 
 	/**
-	 * Return whether someone holds {@code key}, a writer or readers.
+	 * Return whether someone holds {@code key}, a writer or readers, reading the state
+	 * without a request (reachable or not, replies held or not).
 	 * @param key the lock key
 	 * @return whether the key is locked
 	 */
-	public synchronized boolean isLocked(String key) {
+	protected final synchronized boolean isHeld(String key) {
 		return holder(key) != null;
+	}
+
+	/**
+	 * Give {@code key} to {@code owner}, an owner this store does not serve, without
+	 * expiry, and drop its readers, without notifying: the current holder finds it lost.
+	 * @param key the lock key
+	 * @param owner the foreign owner token
+	 */
+	protected final synchronized void assignToForeignOwner(String key, String owner) {
+		this.readLocks.drop(key);
+		this.grants.grantForever(key, owner);
 	}
 
 	/**
@@ -411,28 +406,27 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	 * out, without notifying.
 	 * @param key the lock key
 	 */
-	public synchronized void expire(String key) {
-		this.locks.remove(key);
+	protected final synchronized void drop(String key) {
+		this.grants.remove(key);
 		this.readLocks.drop(key);
 	}
 
 	/**
-	 * Give {@code key} to a foreign owner that never releases it.
+	 * Return how many clients are registered as waiting for {@code key} and still within
+	 * their time to live.
 	 * @param key the lock key
-	 * @param owner the foreign owner token
+	 * @return the number of registered waiting clients
 	 */
-	public synchronized void takeOver(String key, String owner) {
-		this.readLocks.drop(key);
-		this.locks.put(key, new Grant(owner, Long.MAX_VALUE));
+	protected final synchronized int registeredWaiterCount(String key) {
+		return this.waiters.count(key);
 	}
 
 	private Attempt acquire(String key, String token, Duration lease) {
 		requireReachable(key, "acquire");
-		Grant current = live(key);
-		if (current != null && current.token.equals(token)) {
+		if (this.grants.isHeldBy(key, token)) {
 			// A replay: the same grant again
-			this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-			return Attempt.granted(this.fences.getOrDefault(key, 0L));
+			this.grants.extend(key, token, lease);
+			return Attempt.granted(this.grants.lastFence(key));
 		}
 		Attempt busy = busyForWriter(key, token);
 		if (busy != null) {
@@ -443,13 +437,13 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 
 	/**
 	 * Execute one request under the store's monitor, then send the notifications it
-	 * caused and return its stage: complete, or held while replies are paused.
+	 * caused and return the stage {@link #reply(CompletableFuture)} gives for it.
 	 */
 	private <T extends @Nullable Object> CompletionStage<T> execute(Supplier<T> request) {
-		CompletableFuture<T> executed;
-		CompletableFuture<T> reply;
+		CompletionStage<T> reply;
 		List<Notification> toSend;
 		synchronized (this) {
+			CompletableFuture<T> executed;
 			try {
 				executed = CompletableFuture.completedFuture(request.get());
 			}
@@ -458,8 +452,7 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 			}
 			toSend = new ArrayList<>(this.notifications);
 			this.notifications.clear();
-			PausedReplies pause = this.paused;
-			reply = (pause != null) ? pause.hold(executed) : executed;
+			reply = reply(executed);
 		}
 		toSend.forEach((notification) -> this.listeners.notify(notification.key(), notification.woken(),
 				notification.grant()));
@@ -472,27 +465,22 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 	 * unless another writer's mark is there), or {@code null} if it can.
 	 */
 	private @Nullable Attempt busyForWriter(String key, String token) {
-		Grant current = live(key);
+		Grant current = this.grants.live(key);
 		if (current != null) {
-			return busy(current);
+			return current.refusal();
 		}
 		return this.readLocks.busyForWriter(key, token);
 	}
 
-	/**
-	 * Return how many clients are registered as waiting for {@code key} and still within
-	 * their time to live.
-	 * @param key the lock key
-	 * @return the number of registered waiting clients
-	 */
-	public synchronized int registeredWaiters(String key) {
-		return this.waiters.count(key);
+	private Attempt busy(String key) {
+		Grant current = this.grants.live(key);
+		return (current != null) ? current.refusal() : Attempt.busy(null);
 	}
 
 	private Attempt grant(String key, String token, Duration lease) {
-		this.locks.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+		long fence = this.grants.grant(key, token, lease);
 		this.readLocks.writerGranted(key, token);
-		return Attempt.granted(this.fences.merge(key, 1L, Long::sum));
+		return Attempt.granted(fence);
 	}
 
 	/**
@@ -522,19 +510,11 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
 	}
 
-	private static Attempt busy(@Nullable Grant current) {
-		if (current == null) {
-			return Attempt.busy(null);
-		}
-		return Attempt.busy((current.expiresAtNanos == Long.MAX_VALUE) ? null
-				: Duration.ofNanos(Math.max(0, current.expiresAtNanos - System.nanoTime())));
-	}
-
 	/**
 	 * Return the writer, or the reader whose lease ends last, of {@code key}.
 	 */
 	private @Nullable Grant holder(String key) {
-		Grant writer = live(key);
+		Grant writer = this.grants.live(key);
 		if (writer != null) {
 			return writer;
 		}
@@ -546,88 +526,13 @@ public final class InMemoryLockStore implements LockStore, ReadLockExtension, Fa
 			.orElse(null);
 	}
 
-	private @Nullable Grant live(String key) {
-		Grant grant = this.locks.get(key);
-		if (grant != null && grant.expiresAtNanos != Long.MAX_VALUE && System.nanoTime() - grant.expiresAtNanos >= 0) {
-			this.locks.remove(key);
-			return null;
-		}
-		return grant;
-	}
-
 	private void requireReachable(String key, String operation) {
-		if (this.unreachable) {
+		if (!isReachable()) {
 			throw new LockBackendException(key, operation, new IllegalStateException("the in-memory store is down"));
 		}
 	}
 
 	private record Notification(String key, @Nullable String woken, @Nullable FairGrant grant) {
-
-	}
-
-	/**
-	 * The replies an {@link InMemoryLockStore} holds after {@link #pauseReplies()}: the
-	 * requests have been executed, their stages are not complete yet.
-	 *
-	 * @since 0.1.0
-	 */
-	public final class PausedReplies implements AutoCloseable {
-
-		private final Deque<Runnable> held = new ArrayDeque<>();
-
-		private PausedReplies() {
-		}
-
-		/**
-		 * Return how many replies are held now: the number of requests executed since the
-		 * pause whose stage is not complete.
-		 * @return the number of held replies
-		 */
-		public int heldCount() {
-			synchronized (InMemoryLockStore.this) {
-				return this.held.size();
-			}
-		}
-
-		/**
-		 * Complete the held stages on the calling thread, one by one in the order their
-		 * requests were executed (with the callbacks the caller attached to them), then
-		 * stop holding. Requests executed while this runs are held behind the earlier
-		 * ones and completed too. Idempotent.
-		 */
-		public void resume() {
-			while (true) {
-				Runnable next;
-				synchronized (InMemoryLockStore.this) {
-					next = this.held.poll();
-					if (next == null) {
-						if (InMemoryLockStore.this.paused == this) {
-							InMemoryLockStore.this.paused = null;
-						}
-						return;
-					}
-				}
-				next.run();
-			}
-		}
-
-		/**
-		 * Resume: complete every held stage.
-		 */
-		@Override
-		public void close() {
-			resume();
-		}
-
-		private <T extends @Nullable Object> CompletableFuture<T> hold(CompletableFuture<T> executed) {
-			CompletableFuture<T> reply = new CompletableFuture<>();
-			this.held.add(() -> Stages.forward(executed, reply));
-			return reply;
-		}
-
-	}
-
-	private record Grant(String token, long expiresAtNanos) {
 
 	}
 

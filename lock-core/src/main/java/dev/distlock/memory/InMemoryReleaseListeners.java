@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.memory;
 
 import java.util.Map;
 import java.util.Set;

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.memory;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.distlock.core.LockStore.Attempt;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The writers' grants of an {@link InMemoryLockStore}, per key: the owner token with the
+ * end of its lease (or none, for a grant that never expires), and the fencing token the
+ * key's last grant received. A grant whose lease has ended is dropped when it is next
+ * read.
+ * <p>
+ * It does not know the readers: the store asks {@link InMemoryReadLocks} too. Not
+ * thread-safe: the store calls it under its monitor only.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class InMemoryGrants {
+
+	private static final long NEVER = Long.MAX_VALUE;
+
+	private final Map<String, Grant> grants = new HashMap<>();
+
+	private final Map<String, Long> fences = new HashMap<>();
+
+	/**
+	 * Return the live grant of {@code key}, dropping it if its lease has ended, or
+	 * {@code null} if there is none.
+	 */
+	@Nullable Grant live(String key) {
+		Grant grant = this.grants.get(key);
+		if (grant != null && grant.expired()) {
+			this.grants.remove(key);
+			return null;
+		}
+		return grant;
+	}
+
+	/**
+	 * Return whether {@code token} holds the live grant of {@code key}.
+	 */
+	boolean isHeldBy(String key, String token) {
+		Grant grant = live(key);
+		return grant != null && grant.token().equals(token);
+	}
+
+	/**
+	 * Grant {@code key} to {@code token} for {@code lease}, with the key's next fencing
+	 * token.
+	 * @return the fencing token of the grant
+	 */
+	long grant(String key, String token, Duration lease) {
+		this.grants.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
+		return this.fences.merge(key, 1L, Long::sum);
+	}
+
+	/**
+	 * Let the grant of {@code key} to {@code token} end {@code remaining} from now, its
+	 * fencing token unchanged.
+	 */
+	void extend(String key, String token, Duration remaining) {
+		this.grants.put(key, new Grant(token, System.nanoTime() + remaining.toNanos()));
+	}
+
+	/**
+	 * Grant {@code key} to {@code owner} without expiry and without a fencing token, as
+	 * an owner the store does not serve would hold it.
+	 */
+	void grantForever(String key, String owner) {
+		this.grants.put(key, new Grant(owner, NEVER));
+	}
+
+	/**
+	 * Drop the grant of {@code key}, if any.
+	 */
+	void remove(String key) {
+		this.grants.remove(key);
+	}
+
+	/**
+	 * Return the fencing token of the last grant of {@code key}, {@code 0} if it had
+	 * none.
+	 */
+	long lastFence(String key) {
+		return this.fences.getOrDefault(key, 0L);
+	}
+
+	/**
+	 * A grant: its owner token and the end of its lease on the JVM's monotonic clock,
+	 * {@link #NEVER} for none.
+	 */
+	record Grant(String token, long expiresAtNanos) {
+
+		boolean expired() {
+			return this.expiresAtNanos != NEVER && System.nanoTime() - this.expiresAtNanos >= 0;
+		}
+
+		/**
+		 * Return the time left of the lease, {@code null} for a grant that never expires.
+		 */
+		@Nullable Duration remaining() {
+			return (this.expiresAtNanos == NEVER) ? null
+					: Duration.ofNanos(Math.max(0, this.expiresAtNanos - System.nanoTime()));
+		}
+
+		/**
+		 * Return the refusal a writer other than this grant's owner gets.
+		 */
+		Attempt refusal() {
+			return Attempt.busy(remaining());
+		}
+
+	}
+
+}
