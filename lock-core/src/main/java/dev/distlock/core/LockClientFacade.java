@@ -171,36 +171,20 @@ abstract class LockClientFacade implements LockClient {
 		Assert.notNull(filterExecutor, "'filterExecutor' must not be null");
 		Locks locks = segmentLocks(checked);
 		CompletableFuture<SegmentHold> result = new CompletableFuture<>();
+		String caller = LockCaller.current();
 		Runnable start = () -> {
 			if (result.isDone()) {
 				return;
 			}
-			AcquireGoal goal;
-			try {
-				goal = new AcquireGoal.AnyKey(accepted(checked, filter));
-			}
-			catch (RuntimeException | Error ex) {
-				result.completeExceptionally(ex);
+			if (caller != null && !caller.equals(LockCaller.current())) {
+				// The code that asked names itself on the filter's thread too
+				LockCaller.call(caller, () -> {
+					startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
+					return null;
+				});
 				return;
 			}
-			CompletableFuture<SegmentHold> hold = Locks
-				.single(locks.acquireAsync(name, checked, goal, waitTime, leaseTime), (held) -> segment(checked, held));
-			result.whenComplete((held, failure) -> {
-				if (result.isCancelled()) {
-					hold.cancel(false);
-				}
-				else if (failure != null) {
-					hold.completeExceptionally(Stages.unwrap(failure));
-				}
-			});
-			hold.whenComplete((held, failure) -> {
-				if (failure != null) {
-					result.completeExceptionally(Stages.unwrap(failure));
-				}
-				else if (!result.complete(held)) {
-					held.releaseAsync();
-				}
-			});
+			startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
 		};
 		try {
 			filterExecutor.execute(start);
@@ -209,6 +193,40 @@ abstract class LockClientFacade implements LockClient {
 			result.completeExceptionally(ex);
 		}
 		return result;
+	}
+
+	/**
+	 * Run the filter and start acquiring one of the accepted keys for {@code result},
+	 * passing a cancellation of {@code result} on to the acquisition.
+	 */
+	private static void startSegments(CompletableFuture<SegmentHold> result, Locks locks, String name,
+			List<String> checked, IntPredicate filter, Duration waitTime, @Nullable Duration leaseTime) {
+		AcquireGoal goal;
+		try {
+			goal = new AcquireGoal.AnyKey(accepted(checked, filter));
+		}
+		catch (RuntimeException | Error ex) {
+			result.completeExceptionally(ex);
+			return;
+		}
+		CompletableFuture<SegmentHold> hold = Locks.single(locks.acquireAsync(name, checked, goal, waitTime, leaseTime),
+				(held) -> segment(checked, held));
+		result.whenComplete((held, failure) -> {
+			if (result.isCancelled()) {
+				hold.cancel(false);
+			}
+			else if (failure != null) {
+				hold.completeExceptionally(Stages.unwrap(failure));
+			}
+		});
+		hold.whenComplete((held, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(Stages.unwrap(failure));
+			}
+			else if (!result.complete(held)) {
+				held.releaseAsync();
+			}
+		});
 	}
 
 	private List<String> validateSegments(String name, List<String> keys, Duration waitTime,
