@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * What makes one kind of lock differ in the one acquisition pipeline
  * ({@link Acquisition}): which store request an attempt sends, which release wakes a
  * waiter, what it does when it stops waiting, and whether callers of one client queue for
- * a local turn first. The write lock, the fair lock and the read lock are the three
- * variants.
+ * a local turn first. The write lock, the fair lock, the write lock of one of several
+ * keys and the read lock are the variants; which keys an acquisition must hold is its
+ * {@link AcquireGoal}.
  *
  * @author distlock
  * @since 0.1.0
@@ -217,6 +218,44 @@ interface AcquireVariant {
 		private FairQueueExtension fairQueue() {
 			return this.extensions.required(this.extensions.fairQueue(), FairQueueExtension.class,
 					"take a lock fairly");
+		}
+
+	}
+
+	/**
+	 * The write lock of one of several keys ({@link AcquireGoal.AnyKey}): no local turn,
+	 * since a caller queued behind one key would not ask for the others, so each caller
+	 * asks the store with a plain attempt, and a refused caller hears every release of
+	 * each key it may take.
+	 *
+	 * @param extensions the store and its extensions
+	 * @param ownership the operations on write locks
+	 */
+	record AnyOf(StoreExtensions extensions, Ownership ownership) implements AcquireVariant {
+
+		@Override
+		public boolean takesTurn() {
+			return false;
+		}
+
+		@Override
+		public boolean atomicAll() {
+			return false;
+		}
+
+		@Override
+		public CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting) {
+			return this.extensions.store().tryAcquire(key, token, lease);
+		}
+
+		@Override
+		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
+			return this.extensions.store().onRelease(key, () -> wake.accept(null));
+		}
+
+		@Override
+		public CompletionStage<Void> leave(String key, String token) {
+			return CompletableFuture.completedFuture(null);
 		}
 
 	}

@@ -74,6 +74,8 @@ final class Acquisition {
 
 	private final AcquireVariant variant;
 
+	private final AcquireGoal goal;
+
 	private final List<LockEntry> entries;
 
 	private final List<Tracking> trackings;
@@ -115,8 +117,8 @@ final class Acquisition {
 	/** The key asked for next, key by key. */
 	private int index;
 
-	/** The key whose subscription is open, key by key; -1 for none. */
-	private int subscribed = -1;
+	/** The keys whose subscriptions are open, if any. */
+	private @Nullable List<Integer> subscribedKeys;
 
 	/** The key this caller registered as waiting for in the store; -1 for none. */
 	private int registered = -1;
@@ -151,6 +153,7 @@ final class Acquisition {
 	 * Create an acquisition.
 	 * @param engine the client's engine
 	 * @param variant the kind of lock
+	 * @param goal which of the keys to hold
 	 * @param entries the local entries of the keys, in key order; reserved by the caller
 	 * (shared entries) or unshared
 	 * @param name the lock name, for the listener
@@ -158,14 +161,14 @@ final class Acquisition {
 	 * @param waitTime the wait time as given, for messages
 	 * @param leaseTime the fixed lease, or {@code null} for the watchdog's
 	 */
-	Acquisition(LockEngine engine, AcquireVariant variant, List<LockEntry> entries, String name, long waitNanos,
-			Duration waitTime, @Nullable Duration leaseTime) {
+	Acquisition(LockEngine engine, AcquireVariant variant, AcquireGoal goal, List<LockEntry> entries, String name,
+			long waitNanos, Duration waitTime, @Nullable Duration leaseTime) {
 		this.engine = engine;
 		this.variant = variant;
+		this.goal = goal;
 		this.entries = entries;
-		this.trackings = entries.stream()
-			.map((entry) -> Tracking.start(engine.listener, engine.listenerEvents, name, entry.key))
-			.toList();
+		this.trackings = goal.track(engine, name, entries);
+		this.index = goal.start();
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
 		this.waits = waitNanos > 0;
@@ -410,10 +413,12 @@ final class Acquisition {
 				finish(this.stopped);
 				return;
 			}
-			if (this.all || ++this.index == this.entries.size()) {
+			int next = this.all ? -1 : this.goal.afterGrant(this.index);
+			if (next < 0) {
 				succeed();
 				return;
 			}
+			this.index = next;
 			closeSubscriptions();
 			attempt();
 			return;
@@ -426,6 +431,13 @@ final class Acquisition {
 			finish(this.stopped);
 			return;
 		}
+		int next = this.all ? -1 : this.goal.next();
+		if (next >= 0) {
+			// Another key may serve: ask for it without waiting
+			this.index = next;
+			attempt();
+			return;
+		}
 		long remaining = this.deadline - System.nanoTime();
 		if (!this.waits || remaining <= 0) {
 			finish(null);
@@ -435,6 +447,7 @@ final class Acquisition {
 		if (!isSubscribed()) {
 			subscribe();
 			// Ask again: a release before the subscription listened went unheard
+			this.index = this.goal.restart(this.index);
 			attempt();
 			return;
 		}
@@ -469,10 +482,15 @@ final class Acquisition {
 	 */
 	private void onWakeUp(int at, @Nullable FairGrant grant) {
 		this.wakeUps++;
+		this.goal.released(at);
 		ScheduledFuture<?> armed = this.recheck;
 		if (!this.done && !this.inFlight && armed != null && isSubscribed()) {
 			armed.cancel(false);
 			this.recheck = null;
+			int next = this.goal.next();
+			if (next >= 0) {
+				this.index = next;
+			}
 			if (grant == null || at != this.index || !takeGrant(grant)) {
 				attempt();
 			}
@@ -498,12 +516,14 @@ final class Acquisition {
 		this.granted.add(taken);
 		// The release took this caller out of the store's queue
 		this.registered = -1;
-		if (++this.index == this.entries.size()) {
+		int next = this.goal.afterGrant(this.index);
+		if (next < 0) {
 			succeed();
 			this.engine.extend(taken, this.lease);
 			return true;
 		}
 		this.engine.extend(taken, this.lease);
+		this.index = next;
 		closeSubscriptions();
 		attempt();
 		return true;
@@ -512,6 +532,7 @@ final class Acquisition {
 	private void onRecheck() {
 		this.recheck = null;
 		if (!this.done && !this.inFlight) {
+			this.index = this.goal.restart(this.index);
 			attempt();
 		}
 	}
@@ -613,7 +634,7 @@ final class Acquisition {
 
 	private Throwable outcome(@Nullable Throwable failure) {
 		if (failure == null) {
-			String key = (this.busyKey != null) ? this.busyKey : key();
+			String key = this.goal.busyKey((this.busyKey != null) ? this.busyKey : key(), keys());
 			return LockAcquisitionException.busy(key, this.waitTime, this.holderLeaseRemaining);
 		}
 		if (failure instanceof InterruptedException) {
@@ -652,23 +673,27 @@ final class Acquisition {
 	// Helpers
 
 	private void subscribe() {
-		List<Integer> keys = requestedKeys();
+		List<Integer> keys = waitKeys();
 		for (int i : keys) {
 			LockEntry entry = this.entries.get(i);
 			this.subscriptions
 				.add(this.variant.subscribe(entry.key, token(i), (grant) -> post(() -> onWakeUp(i, grant))));
 		}
-		this.subscribed = this.all ? Integer.MAX_VALUE : this.index;
+		this.subscribedKeys = keys;
 	}
 
 	private boolean isSubscribed() {
-		return this.subscribed == (this.all ? Integer.MAX_VALUE : this.index);
+		return waitKeys().equals(this.subscribedKeys);
+	}
+
+	private List<Integer> waitKeys() {
+		return this.all ? requestedKeys() : this.goal.waitKeys(this.index);
 	}
 
 	private void closeSubscriptions() {
 		this.subscriptions.forEach(Subscription::close);
 		this.subscriptions.clear();
-		this.subscribed = -1;
+		this.subscribedKeys = null;
 		String counted = this.countedKey;
 		if (counted != null) {
 			this.countedKey = null;

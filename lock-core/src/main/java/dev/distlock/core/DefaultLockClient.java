@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
+import dev.distlock.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -67,6 +68,9 @@ public final class DefaultLockClient extends LockClientFacade {
 	private final LockEngine engine;
 
 	private final Locks locks;
+
+	/** The acquisitions of one of several keys; {@code null} in the fair view. */
+	private final @Nullable Locks segmentLocks;
 
 	private final ThreadLocks threadLocks;
 
@@ -112,6 +116,8 @@ public final class DefaultLockClient extends LockClientFacade {
 		this.locks = new Locks(this.engine,
 				new AcquireVariant.Write(this.engine.extensions, this.engine.writes, this.engine.clientId), releases,
 				"LockHandle");
+		this.segmentLocks = new Locks(this.engine, new AcquireVariant.AnyOf(this.engine.extensions, this.engine.writes),
+				releases, "SegmentHold");
 		this.threadLocks = new ThreadLocks(this.locks);
 		this.readLocks = new ReadLocks(new Locks(this.engine,
 				new AcquireVariant.Read(this.engine.extensions, Ownership.shared(this.engine.extensions)), releases,
@@ -130,6 +136,7 @@ public final class DefaultLockClient extends LockClientFacade {
 		this.engine = client.engine;
 		this.locks = new Locks(this.engine, new AcquireVariant.Fair(this.engine.extensions, this.engine.writes,
 				this.engine.settings.fairGrantTimeout()), releases, "LockHandle");
+		this.segmentLocks = null;
 		this.threadLocks = new ThreadLocks(this.locks);
 		this.threadLocks.refuseUpgradesFrom(client.readLocks.threadLocks());
 		this.readLocks = client.readLocks;
@@ -311,6 +318,21 @@ public final class DefaultLockClient extends LockClientFacade {
 					+ this.engine.extensions.unsupported(FairQueueExtension.class, "take a lock fairly"));
 		}
 		return sorted;
+	}
+
+	/**
+	 * Return the acquisitions of one of several keys: the write locks', without a local
+	 * turn; the fair view has none, since a caller that takes whichever key is free is
+	 * not served in order.
+	 */
+	@Override
+	Locks segmentLocks(List<String> keys) {
+		Locks segments = this.segmentLocks;
+		if (segments == null) {
+			throw new UnsupportedOperationException(
+					"Lock " + LogSafe.escape(keys) + " cannot be segmented and fair (fair = true) at once");
+		}
+		return segments;
 	}
 
 	/**

@@ -20,9 +20,12 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.IntPredicate;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockBackendException;
+import dev.distlock.NoSegmentAvailableException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -195,6 +198,93 @@ public interface LockClient extends AutoCloseable {
 	default CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		return acquireAllAsync(keys, waitTime, leaseTime);
+	}
+
+	/**
+	 * Acquire the lock on exactly one of {@code keys} (the segments of one item),
+	 * blocking the calling thread for at most {@code waitTime}: the keys are asked for
+	 * from a random start, the first free one is taken without waiting, and only when
+	 * every key is busy does the caller wait, for the first release among them. Reported
+	 * to listeners as one acquisition. <pre class="code">
+	 * try (SegmentHold hold = lockClient.acquireAny("stock", keys, Duration.ofSeconds(2), null)) {
+	 *     stock.decrement(voucherId, hold.segment());
+	 * }
+	 * </pre>
+	 * @param name a low-cardinality name for the lock
+	 * @param keys the segment keys, not empty, distinct, none blank; a hold's
+	 * {@link SegmentHold#segment() segment} is an index in this list
+	 * @param waitTime how long to wait when every key is busy; {@link Duration#ZERO} for
+	 * one attempt of each
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the hold on one key; release it when done
+	 * @throws LockAcquisitionException if every key stayed busy for the whole wait time
+	 * @throws LockBackendException if the backend failed; nothing is left locked
+	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
+	 * @throws UnsupportedOperationException for fair and read locks, which have no
+	 * segments
+	 * @since 0.1.0
+	 */
+	default SegmentHold acquireAny(String name, List<String> keys, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		return acquireAny(name, keys, (segment) -> true, waitTime, leaseTime);
+	}
+
+	/**
+	 * As {@link #acquireAny(String, List, Duration, Duration)}, asking only for the keys
+	 * whose index {@code filter} accepts, such as the segments that still have stock. The
+	 * filter runs on the calling thread, once per key, before any key is asked for.
+	 * @param name a low-cardinality name for the lock
+	 * @param keys the segment keys, not empty, distinct, none blank
+	 * @param filter whether the key at an index may serve this call
+	 * @param waitTime how long to wait when every accepted key is busy
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the hold on one accepted key; release it when done
+	 * @throws NoSegmentAvailableException if the filter rejected every key; no lock was
+	 * asked for
+	 * @throws LockAcquisitionException if every accepted key stayed busy for the whole
+	 * wait time
+	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
+	 * @since 0.1.0
+	 */
+	default SegmentHold acquireAny(String name, List<String> keys, IntPredicate filter, Duration waitTime,
+			@Nullable Duration leaseTime) throws InterruptedException {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot take one of several keys");
+	}
+
+	/**
+	 * As {@link #acquireAny(String, List, Duration, Duration)}, without blocking the
+	 * calling thread. The stage completes on a thread of the client; cancelling its
+	 * future, or completing it exceptionally, at any instant gives up the acquisition,
+	 * and a lock taken after that is released at once.
+	 * @param name a low-cardinality name for the lock
+	 * @param keys the segment keys, not empty, distinct, none blank
+	 * @param waitTime how long to wait when every key is busy
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the pending hold
+	 * @since 0.1.0
+	 */
+	default CompletionStage<SegmentHold> acquireAnyAsync(String name, List<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		return acquireAnyAsync(name, keys, (segment) -> true, Runnable::run, waitTime, leaseTime);
+	}
+
+	/**
+	 * As {@link #acquireAny(String, List, IntPredicate, Duration, Duration)}, without
+	 * blocking the calling thread: the filter runs on {@code filterExecutor} (pass
+	 * {@code Runnable::run} for the calling thread), never on a thread of the client, and
+	 * the stage fails with {@link NoSegmentAvailableException} if it rejects every key.
+	 * @param name a low-cardinality name for the lock
+	 * @param keys the segment keys, not empty, distinct, none blank
+	 * @param filter whether the key at an index may serve this call
+	 * @param filterExecutor where the filter runs
+	 * @param waitTime how long to wait when every accepted key is busy
+	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
+	 * @return the pending hold
+	 * @since 0.1.0
+	 */
+	default CompletionStage<SegmentHold> acquireAnyAsync(String name, List<String> keys, IntPredicate filter,
+			Executor filterExecutor, Duration waitTime, @Nullable Duration leaseTime) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot take one of several keys");
 	}
 
 	/**

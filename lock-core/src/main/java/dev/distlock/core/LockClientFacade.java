@@ -20,8 +20,16 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
+
+import dev.distlock.LogSafe;
+import dev.distlock.NoSegmentAvailableException;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * The {@link LockClient} methods written once for every view of a client (its write
@@ -120,6 +128,130 @@ abstract class LockClientFacade implements LockClient {
 	public CompletableFuture<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		return locks().acquireAsync(name, validate(name, keys, waitTime, leaseTime), waitTime, leaseTime);
+	}
+
+	/**
+	 * Return the acquisitions of one of several keys of this view.
+	 * @param keys the keys asked for, for the message
+	 * @throws UnsupportedOperationException if this view's locks have no segments
+	 */
+	Locks segmentLocks(List<String> keys) {
+		throw new UnsupportedOperationException(
+				"Lock " + LogSafe.escape(keys) + " cannot be segmented: " + getClass().getName() + " has no segments");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The filter runs on the calling thread before any key is asked for.
+	 */
+	@Override
+	public SegmentHold acquireAny(String name, List<String> keys, IntPredicate filter, Duration waitTime,
+			@Nullable Duration leaseTime) throws InterruptedException {
+		List<String> checked = validateSegments(name, keys, waitTime, leaseTime);
+		Assert.notNull(filter, "'filter' must not be null");
+		Locks locks = segmentLocks(checked);
+		AcquireGoal goal = new AcquireGoal.AnyKey(accepted(checked, filter));
+		beforeBlocking(checked);
+		return segment(checked, locks.acquire(name, checked, goal, waitTime, leaseTime).get(0));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Waiting holds no thread. Cancelling the returned future at any instant, also while
+	 * the filter runs, stops the acquisition; a lock granted meanwhile is released at
+	 * once.
+	 */
+	@Override
+	public CompletableFuture<SegmentHold> acquireAnyAsync(String name, List<String> keys, IntPredicate filter,
+			Executor filterExecutor, Duration waitTime, @Nullable Duration leaseTime) {
+		List<String> checked = validateSegments(name, keys, waitTime, leaseTime);
+		Assert.notNull(filter, "'filter' must not be null");
+		Assert.notNull(filterExecutor, "'filterExecutor' must not be null");
+		Locks locks = segmentLocks(checked);
+		CompletableFuture<SegmentHold> result = new CompletableFuture<>();
+		String caller = LockCaller.current();
+		Runnable start = () -> {
+			if (result.isDone()) {
+				return;
+			}
+			if (caller != null && !caller.equals(LockCaller.current())) {
+				// The code that asked names itself on the filter's thread too
+				LockCaller.call(caller, () -> {
+					startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
+					return null;
+				});
+				return;
+			}
+			startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
+		};
+		try {
+			filterExecutor.execute(start);
+		}
+		catch (RuntimeException ex) {
+			result.completeExceptionally(ex);
+		}
+		return result;
+	}
+
+	/**
+	 * Run the filter and start acquiring one of the accepted keys for {@code result},
+	 * passing a cancellation of {@code result} on to the acquisition.
+	 */
+	private static void startSegments(CompletableFuture<SegmentHold> result, Locks locks, String name,
+			List<String> checked, IntPredicate filter, Duration waitTime, @Nullable Duration leaseTime) {
+		AcquireGoal goal;
+		try {
+			goal = new AcquireGoal.AnyKey(accepted(checked, filter));
+		}
+		catch (RuntimeException | Error ex) {
+			result.completeExceptionally(ex);
+			return;
+		}
+		CompletableFuture<SegmentHold> hold = Locks.single(locks.acquireAsync(name, checked, goal, waitTime, leaseTime),
+				(held) -> segment(checked, held));
+		result.whenComplete((held, failure) -> {
+			if (result.isCancelled()) {
+				hold.cancel(false);
+			}
+			else if (failure != null) {
+				hold.completeExceptionally(Stages.unwrap(failure));
+			}
+		});
+		hold.whenComplete((held, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(Stages.unwrap(failure));
+			}
+			else if (!result.complete(held)) {
+				held.releaseAsync();
+			}
+		});
+	}
+
+	private List<String> validateSegments(String name, List<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		Locks.requireName(name);
+		List<String> checked = LockKeyRules.requireDistinctKeys(keys, locks().engine.settings);
+		Locks.waitNanos(checked.get(0), waitTime);
+		Locks.validateLease(checked.get(0), leaseTime);
+		return checked;
+	}
+
+	/**
+	 * Return the indexes of the keys {@code filter} accepts, in key order.
+	 * @throws NoSegmentAvailableException if it accepts none
+	 */
+	private static int[] accepted(List<String> keys, IntPredicate filter) {
+		int[] accepted = IntStream.range(0, keys.size()).filter(filter).toArray();
+		if (accepted.length == 0) {
+			throw new NoSegmentAvailableException(keys);
+		}
+		return accepted;
+	}
+
+	private static SegmentHold segment(List<String> keys, LockHold hold) {
+		return new SegmentCallHold(hold, keys.indexOf(hold.key()));
 	}
 
 	/**

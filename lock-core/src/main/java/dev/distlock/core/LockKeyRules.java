@@ -19,7 +19,9 @@ package dev.distlock.core;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 import dev.distlock.LogSafe;
@@ -128,6 +130,31 @@ public final class LockKeyRules {
 			throw new IllegalArgumentException("Lock keys must not be empty or too many, but were " + problem);
 		}
 		return sorted;
+	}
+
+	/**
+	 * Check the keys of one of several keys (segments): each a valid key, their count
+	 * within bounds, none twice, their order kept.
+	 * @param keys the keys, in segment order
+	 * @param settings the client settings
+	 * @return the keys, in the order given
+	 * @throws IllegalArgumentException naming the problem
+	 */
+	static List<String> requireDistinctKeys(List<String> keys, LockClientSettings settings) {
+		Assert.notNull(keys, "'keys' must not be null");
+		keys.forEach((key) -> requireKey(key, settings));
+		String problem = countProblem(keys.size(), settings.maxKeys());
+		if (problem != null) {
+			throw new IllegalArgumentException("Segment keys must not be empty or too many, but were " + problem);
+		}
+		Set<String> seen = new HashSet<>();
+		for (String key : keys) {
+			if (!seen.add(key)) {
+				throw new IllegalArgumentException(
+						"Segment keys must be distinct, but " + quote(key) + " is given twice");
+			}
+		}
+		return List.copyOf(keys);
 	}
 
 	private static int loneSurrogate(String key) {

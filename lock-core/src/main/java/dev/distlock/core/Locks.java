@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import dev.distlock.LogSafe;
 import dev.distlock.LockAcquisitionException;
@@ -71,8 +72,21 @@ final class Locks {
 	 */
 	@Nullable List<Lease> await(String name, List<String> keys, long waitNanos, Duration waitTime, @Nullable Duration leaseTime,
 			boolean throwIfBusy) throws InterruptedException {
+		return await(name, keys, new AcquireGoal.AllKeys(keys.size()), waitNanos, waitTime, leaseTime, throwIfBusy);
+	}
+
+	/**
+	 * Take the locks of {@code keys} that {@code goal} asks for, blocking the calling
+	 * thread (interruptibly) until granted or given up.
+	 * @return the grants in key order, or {@code null} if busy and not
+	 * {@code throwIfBusy}
+	 * @throws InterruptedException if interrupted; the acquisition is stopped and a grant
+	 * it got meanwhile released
+	 */
+	@Nullable List<Lease> await(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
+			@Nullable Duration leaseTime, boolean throwIfBusy) throws InterruptedException {
 		this.engine.ensureOpen();
-		Acquisition acquisition = acquisition(name, keys, waitNanos, waitTime, leaseTime);
+		Acquisition acquisition = acquisition(name, keys, goal, waitNanos, waitTime, leaseTime);
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		try {
 			List<Lease> leases = grants.get();
@@ -102,7 +116,18 @@ final class Locks {
 	 */
 	List<LockHold> acquire(String name, List<String> keys, Duration waitTime, @Nullable Duration leaseTime)
 			throws InterruptedException {
-		List<Lease> leases = await(name, keys, waitNanos(keys.get(0), waitTime), waitTime, leaseTime, true);
+		return acquire(name, keys, new AcquireGoal.AllKeys(keys.size()), waitTime, leaseTime);
+	}
+
+	/**
+	 * Take the locks of {@code keys} that {@code goal} asks for, blocking the calling
+	 * thread.
+	 * @return the holds in key order
+	 * @throws LockAcquisitionException if busy
+	 */
+	List<LockHold> acquire(String name, List<String> keys, AcquireGoal goal, Duration waitTime,
+			@Nullable Duration leaseTime) throws InterruptedException {
+		List<Lease> leases = await(name, keys, goal, waitNanos(keys.get(0), waitTime), waitTime, leaseTime, true);
 		return holds((leases != null) ? leases : List.of());
 	}
 
@@ -115,8 +140,18 @@ final class Locks {
 	 */
 	CompletableFuture<List<LockHold>> acquireAsync(String name, List<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
+		return acquireAsync(name, keys, new AcquireGoal.AllKeys(keys.size()), waitTime, leaseTime);
+	}
+
+	/**
+	 * Take the locks of {@code keys} that {@code goal} asks for without blocking, as
+	 * {@link #acquireAsync(String, List, Duration, Duration)} does.
+	 * @return the holds in key order
+	 */
+	CompletableFuture<List<LockHold>> acquireAsync(String name, List<String> keys, AcquireGoal goal, Duration waitTime,
+			@Nullable Duration leaseTime) {
 		CompletableFuture<List<LockHold>> result = new CompletableFuture<>();
-		Acquisition acquisition = acquisition(name, keys, waitNanos(keys.get(0), waitTime), waitTime, leaseTime);
+		Acquisition acquisition = acquisition(name, keys, goal, waitNanos(keys.get(0), waitTime), waitTime, leaseTime);
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		result.whenComplete((holds, failure) -> {
 			if (failure != null && !grants.isCompletedExceptionally()) {
@@ -170,7 +205,17 @@ final class Locks {
 	 * releasing a hold that arrives after it.
 	 */
 	static CompletableFuture<LockHold> single(CompletableFuture<List<LockHold>> holds) {
-		CompletableFuture<LockHold> single = new CompletableFuture<>();
+		return single(holds, Function.identity());
+	}
+
+	/**
+	 * Return the one hold of an acquisition as {@code view} presents it, passing a
+	 * cancellation or an exceptional completion on to the acquisition and releasing a
+	 * hold that arrives after it.
+	 */
+	static <T extends LockHold> CompletableFuture<T> single(CompletableFuture<List<LockHold>> holds,
+			Function<LockHold, T> view) {
+		CompletableFuture<T> single = new CompletableFuture<>();
 		single.whenComplete((hold, failure) -> {
 			if (single.isCancelled()) {
 				holds.cancel(false);
@@ -183,18 +228,18 @@ final class Locks {
 			if (failure != null) {
 				single.completeExceptionally(Stages.unwrap(failure));
 			}
-			else if (!single.complete(all.get(0))) {
+			else if (!single.complete(view.apply(all.get(0)))) {
 				all.get(0).releaseAsync();
 			}
 		});
 		return single;
 	}
 
-	private Acquisition acquisition(String name, List<String> keys, long waitNanos, Duration waitTime,
+	private Acquisition acquisition(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		List<LockEntry> entries = this.variant.takesTurn() ? keys.stream().map(this.engine::reserve).toList()
 				: keys.stream().map((key) -> LockEntry.unshared(key, this.variant.ownership())).toList();
-		return new Acquisition(this.engine, this.variant, entries, name, waitNanos, waitTime, leaseTime);
+		return new Acquisition(this.engine, this.variant, goal, entries, name, waitNanos, waitTime, leaseTime);
 	}
 
 	List<LockHold> holds(List<Lease> leases) {

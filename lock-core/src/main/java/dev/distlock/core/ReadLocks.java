@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 
+import dev.distlock.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,6 +76,15 @@ final class ReadLocks extends LockClientFacade {
 					+ this.locks.engine.extensions.unsupported(ReadLockExtension.class, "read-lock"));
 		}
 		return sorted;
+	}
+
+	/**
+	 * Read locks have no segments: a reader does not need one of several keys.
+	 */
+	@Override
+	Locks segmentLocks(List<String> keys) {
+		throw new UnsupportedOperationException(
+				"Lock " + LogSafe.escape(keys) + " cannot be segmented and read-locked (mode = READ) at once");
 	}
 
 	/**

@@ -175,4 +175,35 @@ public @interface DistributedLock {
 	 */
 	boolean fair() default false;
 
+	/**
+	 * How many segments the item named by {@link #key()} is split into, for example
+	 * {@code segments = 8} on the order method of a flash sale's one hot product: each
+	 * call locks one of the item's segment keys ({@code stock:42#0} to
+	 * {@code stock:42#7}, see {@code SegmentKeys}), whichever is free, so up to 8 calls
+	 * of one item run at once, each on a segment of its own, which it reads with
+	 * {@code CurrentLock.segment()}. A call waits, within {@link #waitTime()}, only when
+	 * every segment is busy. The default, 1, means not segmented. Not available with
+	 * {@code mode = LockMode.READ}, {@code fair = true} or a key expression that names
+	 * several keys: the application fails at startup where that can be told, else the
+	 * call fails.
+	 * @return the number of segments, at least 1
+	 * @since 0.1.0
+	 */
+	int segments() default 1;
+
+	/**
+	 * SpEL expression deciding whether a segment may serve a call, evaluated with the
+	 * candidate segment's index as {@code #segment} and the method's arguments as for
+	 * {@link #key()}, for example {@code "@stock.hasStock(#voucherId, #segment)"}: a
+	 * rejected segment is not asked for. It runs once per segment before any is asked
+	 * for, on the calling thread, or on the advice's executor for asynchronous methods.
+	 * When it rejects every segment the call fails with
+	 * {@link dev.distlock.NoSegmentAvailableException} without taking a lock (no
+	 * fallback, no {@link #onBusy()}: waiting would not help). Empty means every segment
+	 * may serve. Only with {@link #segments()} greater than 1.
+	 * @return the filter expression
+	 * @since 0.1.0
+	 */
+	String segmentFilter() default "";
+
 }

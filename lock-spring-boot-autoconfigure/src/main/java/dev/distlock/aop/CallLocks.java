@@ -39,21 +39,33 @@ final class CallLocks {
 	private CallLocks() {
 	}
 
+	/**
+	 * Take the locks of one call on the calling thread: one key, several keys all or
+	 * nothing, or one of a segmented call's keys (its filter running on this thread).
+	 */
 	static List<LockHold> acquire(LockClient client, List<String> keys, LockOperation operation)
 			throws InterruptedException {
-		return LockCaller.call(operation.caller(), () -> (keys.size() == 1)
-				? List.of(client.acquire(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime()))
-				: client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime()));
+		return LockCaller.call(operation.caller(), () -> {
+			if (operation.segmented()) {
+				return List.of(client.acquireAny(operation.name(), keys, operation.segmentFilterOfCall(),
+						operation.waitTime(), operation.leaseTime()));
+			}
+			return (keys.size() == 1)
+					? List
+						.of(client.acquire(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime()))
+					: client.acquireAll(operation.name(), keys, operation.waitTime(), operation.leaseTime());
+		});
 	}
 
 	/**
-	 * Start acquiring the locks of one call. Cancelling the returned future cancels the
-	 * acquisition itself (not a stage derived from it), and a hold that arrives after the
+	 * Start acquiring the locks of one call; a segmented call's filter runs on
+	 * {@code filterExecutor}. Cancelling the returned future cancels the acquisition
+	 * itself (not a stage derived from it), and a hold that arrives after the
 	 * cancellation is released.
 	 */
-	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys,
-			LockOperation operation) {
-		return LockCaller.call(operation.caller(), () -> startAcquiring(client, keys, operation));
+	static CompletableFuture<List<LockHold>> acquireAsync(LockClient client, List<String> keys, LockOperation operation,
+			Executor filterExecutor) {
+		return LockCaller.call(operation.caller(), () -> startAcquiring(client, keys, operation, filterExecutor));
 	}
 
 	/**
@@ -67,7 +79,7 @@ final class CallLocks {
 	 */
 	static void acquireAsync(LockClient client, List<String> keys, LockOperation operation, Executor executor,
 			CompletableFuture<List<LockHold>> delivered) {
-		CompletableFuture<List<LockHold>> acquisition = acquireAsync(client, keys, operation);
+		CompletableFuture<List<LockHold>> acquisition = acquireAsync(client, keys, operation, executor);
 		delivered.whenComplete((holds, failure) -> acquisition.cancel(false));
 		acquisition.whenComplete((holds, failure) -> {
 			try {
@@ -90,14 +102,26 @@ final class CallLocks {
 	}
 
 	private static CompletableFuture<List<LockHold>> startAcquiring(LockClient client, List<String> keys,
-			LockOperation operation) {
+			LockOperation operation, Executor filterExecutor) {
+		if (operation.segmented()) {
+			return asList(client
+				.acquireAnyAsync(operation.name(), keys, operation.segmentFilterOfCall(), filterExecutor,
+						operation.waitTime(), operation.leaseTime())
+				.toCompletableFuture());
+		}
 		if (keys.size() > 1) {
 			return client.acquireAllAsync(operation.name(), keys, operation.waitTime(), operation.leaseTime())
 				.toCompletableFuture();
 		}
-		CompletableFuture<LockHold> acquisition = client
-			.acquireAsync(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime())
-			.toCompletableFuture();
+		return asList(client.acquireAsync(operation.name(), keys.get(0), operation.waitTime(), operation.leaseTime())
+			.toCompletableFuture());
+	}
+
+	/**
+	 * Return the one hold of {@code acquisition} as a list, passing a cancellation on to
+	 * the acquisition and releasing a hold that arrives after it.
+	 */
+	private static CompletableFuture<List<LockHold>> asList(CompletableFuture<? extends LockHold> acquisition) {
 		CompletableFuture<List<LockHold>> holds = new CompletableFuture<>();
 		holds.whenComplete((taken, failure) -> {
 			if (holds.isCancelled()) {

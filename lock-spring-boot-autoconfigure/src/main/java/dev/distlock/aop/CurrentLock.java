@@ -16,8 +16,10 @@
 
 package dev.distlock.aop;
 
+import dev.distlock.LogSafe;
 import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.SegmentHold;
 
 /**
  * The lock held by the {@link dev.distlock.annotation.DistributedLock @DistributedLock}
@@ -39,18 +41,63 @@ public final class CurrentLock {
 
 	/**
 	 * Return the lock of the innermost {@code @DistributedLock} method running on the
-	 * calling thread.
+	 * calling thread. A segmented method ({@code segments} greater than 1) holds one
+	 * segment key with a call-owned hold, not a handle: there this method throws, and
+	 * {@link #segment()} and {@link #segmentHold()} tell the segment, its key and its
+	 * fencing token.
 	 * @return the held lock
 	 * @throws IllegalStateException if no {@code @DistributedLock} method is running on
-	 * this thread
+	 * this thread, or it locks several keys or one segment
 	 */
 	public static LockHandle get() {
-		LockHandle lock = running().lock();
+		HeldLock held = running();
+		SegmentHold segment = held.segment();
+		if (segment != null) {
+			throw new IllegalStateException("The running @DistributedLock method holds segment " + segment.segment()
+					+ " ('" + LogSafe.escape(segment.key()) + "'); CurrentLock.get() is for methods that lock one key: "
+					+ "use CurrentLock.segment() or CurrentLock.segmentHold()");
+		}
+		LockHandle lock = held.lock();
 		if (lock == null) {
 			throw new IllegalStateException("The running @DistributedLock method locks several keys " + running().keys()
 					+ "; CurrentLock.get() is for methods that lock one key");
 		}
 		return lock;
+	}
+
+	/**
+	 * Return the segment that the innermost {@code @DistributedLock} method running on
+	 * the calling thread holds, for example to update that segment's stock row:
+	 * <pre class="code">
+	 * &#064;DistributedLock(key = "'stock:' + #voucherId", segments = 8)
+	 * public void order(long voucherId) {
+	 *     this.stock.decrement(voucherId, CurrentLock.segment());
+	 * }
+	 * </pre>
+	 * @return the segment's index, from 0 to {@code segments - 1}
+	 * @throws IllegalStateException if no segmented {@code @DistributedLock} method is
+	 * running on this thread
+	 */
+	public static int segment() {
+		return segmentHold().segment();
+	}
+
+	/**
+	 * Return the hold of the segment that the innermost segmented
+	 * {@code @DistributedLock} method running on the calling thread holds: its key and
+	 * its fencing token. The advice releases it when the method ends.
+	 * @return the segment hold
+	 * @throws IllegalStateException if no segmented {@code @DistributedLock} method is
+	 * running on this thread
+	 */
+	public static SegmentHold segmentHold() {
+		HeldLock held = running();
+		SegmentHold segment = held.segment();
+		if (segment == null) {
+			throw new IllegalStateException("The running @DistributedLock method on " + held.keys()
+					+ " is not segmented; CurrentLock.segment() is for methods with segments greater than 1");
+		}
+		return segment;
 	}
 
 	/**

@@ -34,6 +34,7 @@ import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.SegmentKeys;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -121,8 +122,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		if (operation == null) {
 			return invocation.proceed();
 		}
-		List<String> keys = this.evaluator.keys(operation,
-				new LockExpressionRootObject(operation.method(), target, targetClass, invocation.getArguments()));
+		LockExpressionRootObject root = new LockExpressionRootObject(operation.method(), target, targetClass,
+				invocation.getArguments());
+		List<String> keys;
+		if (operation.segmented()) {
+			keys = SegmentKeys.of(this.evaluator.segmentedKey(operation, root), operation.segments());
+			operation = operation.forCall(this.evaluator.segmentFilter(operation, root));
+		}
+		else {
+			keys = this.evaluator.keys(operation, root);
+		}
 		LockClient client = this.lockClient.get();
 		if (operation.mode() == LockMode.READ) {
 			client = client.readLocks();
@@ -134,7 +143,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> this.completionStages.lock(client, keys, operation,
 					invocation, target, operation.lockedReturn() == LockedReturn.ASYNC_COMPLETION_STAGE);
 			case REACTIVE -> reactive().lock(client, keys, operation, invocation, target);
-			case SYNCHRONOUS -> (keys.size() == 1) ? lockOne(client, keys.get(0), operation, invocation, target)
+			case SYNCHRONOUS -> (keys.size() == 1 && !operation.segmented())
+					? lockOne(client, keys.get(0), operation, invocation, target)
 					: lockAll(client, keys, operation, invocation, target);
 		};
 	}
@@ -186,7 +196,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	/**
-	 * Lock several keys, all or nothing, with call-owned holds.
+	 * Lock several keys, all or nothing, or one of a segmented call's keys, with
+	 * call-owned holds.
 	 */
 	private @Nullable Object lockAll(LockClient client, List<String> keys, LockOperation operation,
 			MethodInvocation invocation, Object target) throws Throwable {

@@ -20,6 +20,7 @@ import java.util.List;
 
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.SegmentHold;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -136,6 +137,13 @@ final class HeldLocks {
 		 */
 		@Nullable LockHandle lock() {
 			return this.lock;
+		}
+
+		/**
+		 * Return the segment hold of a segmented method, or {@code null}.
+		 */
+		@Nullable SegmentHold segment() {
+			return (this.holds.size() == 1 && this.holds.get(0) instanceof SegmentHold segment) ? segment : null;
 		}
 
 		/**

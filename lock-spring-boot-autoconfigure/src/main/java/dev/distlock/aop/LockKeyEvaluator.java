@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 
 import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LogSafe;
@@ -43,8 +44,10 @@ import org.springframework.expression.TypeConverter;
 import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.InlineList;
 import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.StringLiteral;
+import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.util.ObjectUtils;
 import org.springframework.util.StringUtils;
@@ -83,6 +86,8 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 
 	private final int maxKeys;
 
+	private final SegmentFilterEvaluator segmentFilters;
+
 	LockKeyEvaluator(@Nullable BeanFactory beanFactory) {
 		this(beanFactory, LockKeyRules.DEFAULT_MAX_KEY_LENGTH, LockKeyRules.DEFAULT_MAX_KEYS);
 	}
@@ -91,6 +96,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 		this.beanFactory = beanFactory;
 		this.maxKeyLength = maxKeyLength;
 		this.maxKeys = maxKeys;
+		this.segmentFilters = new SegmentFilterEvaluator(beanFactory);
 	}
 
 	/**
@@ -110,6 +116,79 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			throw new IllegalStateException("@DistributedLock(key = \"" + operation.keyExpression() + "\") on "
 					+ operation.method() + " is not a valid SpEL expression: " + ex.getMessage(), ex);
 		}
+		if (operation.segmented()) {
+			validateSegments(operation);
+		}
+	}
+
+	/**
+	 * Refuse segments the client would refuse, and a key expression that surely names
+	 * several keys: a parameter declared as a collection or an array, or an inline list.
+	 * Other expressions are checked at the call ({@link #segmentedKey}).
+	 */
+	private void validateSegments(LockOperation operation) {
+		if (operation.segments() > this.maxKeys) {
+			throw invalidSegments(operation, "is more than the maximum of " + this.maxKeys
+					+ " keys per call (distlock.max-keys); use fewer segments or raise distlock.max-keys");
+		}
+		Expression expression = getExpression(this.keyCache, operation.methodKey(), operation.keyExpression());
+		if (expression instanceof SpelExpression spel && namesSeveralKeys(operation, spel.getAST())) {
+			throw invalidSegments(operation, "needs a key expression that names one item, but \""
+					+ operation.keyExpression() + "\" names several keys (a collection or an array)");
+		}
+		this.segmentFilters.validate(operation);
+	}
+
+	private boolean namesSeveralKeys(LockOperation operation, SpelNode node) {
+		if (node instanceof InlineList) {
+			return true;
+		}
+		if (!(node instanceof VariableReference)) {
+			return false;
+		}
+		String name = node.toStringAST().substring(1);
+		Class<?>[] types = operation.method().getParameterTypes();
+		String[] names = getParameterNameDiscoverer().getParameterNames(operation.method());
+		for (int i = 0; i < types.length; i++) {
+			boolean named = (names != null && name.equals(names[i])) || name.equals("p" + i) || name.equals("a" + i);
+			if (named) {
+				return types[i].isArray() || Collection.class.isAssignableFrom(types[i]);
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Evaluate the key of one call of a segmented method: the item whose segments are
+	 * locked.
+	 * @param operation the lock operation, segmented
+	 * @param root the root object of the call
+	 * @return the item's key
+	 * @throws IllegalStateException if the expression names several keys
+	 * @throws InvalidLockKeyException if the key is invalid
+	 */
+	String segmentedKey(LockOperation operation, LockExpressionRootObject root) {
+		Object value = evaluate(operation, root);
+		if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
+			throw invalidSegments(operation, "needs a key expression that names one item, but \""
+					+ operation.keyExpression() + "\" gave a collection or an array of keys");
+		}
+		return requireKey(operation, "the key", value);
+	}
+
+	/**
+	 * Return the segment filter of one call of a segmented method.
+	 * @param operation the lock operation, segmented
+	 * @param root the root object of the call
+	 * @return the filter, to be used by one thread at a time
+	 */
+	IntPredicate segmentFilter(LockOperation operation, LockExpressionRootObject root) {
+		return this.segmentFilters.bind(operation, root);
+	}
+
+	private static IllegalStateException invalidSegments(LockOperation operation, String reason) {
+		return new IllegalStateException("Invalid @DistributedLock(segments = \"" + operation.segments() + "\") on "
+				+ operation.method() + ": " + reason);
 	}
 
 	/**
@@ -122,6 +201,24 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	 * key or set of keys
 	 */
 	List<String> keys(LockOperation operation, LockExpressionRootObject root) {
+		Object value = evaluate(operation, root);
+		if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
+			Collection<?> elements = (value instanceof Collection<?> collection) ? collection
+					: Arrays.asList(ObjectUtils.toObjectArray(value));
+			Set<String> keys = new TreeSet<>();
+			for (Object element : elements) {
+				keys.add(requireKey(operation, "an element of the key collection", element));
+			}
+			String problem = LockKeyRules.countProblem(keys.size(), this.maxKeys);
+			if (problem != null) {
+				throw invalid(operation, "the key collection", "holds " + problem, null);
+			}
+			return List.copyOf(keys);
+		}
+		return List.of(requireKey(operation, "the key", value));
+	}
+
+	private @Nullable Object evaluate(LockOperation operation, LockExpressionRootObject root) {
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, operation.method(),
 				root.getArgs(), getParameterNameDiscoverer());
 		if (this.beanFactory != null) {
@@ -140,20 +237,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			}
 			throw invalid(operation, "the expression", "could not be evaluated: " + ex.getMessage(), ex);
 		}
-		if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
-			Collection<?> elements = (value instanceof Collection<?> collection) ? collection
-					: Arrays.asList(ObjectUtils.toObjectArray(value));
-			Set<String> keys = new TreeSet<>();
-			for (Object element : elements) {
-				keys.add(requireKey(operation, "an element of the key collection", element));
-			}
-			String problem = LockKeyRules.countProblem(keys.size(), this.maxKeys);
-			if (problem != null) {
-				throw invalid(operation, "the key collection", "holds " + problem, null);
-			}
-			return List.copyOf(keys);
-		}
-		return List.of(requireKey(operation, "the key", value));
+		return value;
 	}
 
 	/**

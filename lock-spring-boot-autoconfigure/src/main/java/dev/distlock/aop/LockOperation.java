@@ -18,6 +18,7 @@ package dev.distlock.aop;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.function.IntPredicate;
 
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
@@ -43,10 +44,46 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param fair whether callers get the lock in arrival order ({@code LockClient#fair()})
  * @param caller how the advice names the method when it asks for locks
  * ({@code LockCaller}): the bean class's short name and the method's name
+ * @param segments how many segments the key is split into; 1 for not segmented
+ * @param segmentFilter the SpEL expression that accepts segments, or {@code null} for
+ * every one
+ * @param segmentAccepts the segment filter bound to one call's arguments
+ * ({@link #forCall}); {@code null} in the operation cached per method
  * @author distlock
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair, String caller) {
+		@Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair, String caller, int segments,
+		@Nullable String segmentFilter, @Nullable IntPredicate segmentAccepts) {
+
+	/**
+	 * Return whether a call locks one of several segment keys of its key.
+	 * @return whether segmented
+	 */
+	boolean segmented() {
+		return this.segments > 1;
+	}
+
+	/**
+	 * Return the segment filter of one call, accepting every segment if the operation has
+	 * none.
+	 * @return the filter
+	 */
+	IntPredicate segmentFilterOfCall() {
+		IntPredicate accepts = this.segmentAccepts;
+		return (accepts != null) ? accepts : (segment) -> true;
+	}
+
+	/**
+	 * Return this operation for one call, with its segment filter bound to the call's
+	 * arguments.
+	 * @param accepts the bound filter
+	 * @return the operation of the call
+	 */
+	LockOperation forCall(IntPredicate accepts) {
+		return new LockOperation(this.method, this.methodKey, this.keyExpression, this.waitTime, this.leaseTime,
+				this.fallback, this.lockedReturn, this.onBusy, this.holdAtLeast, this.name, this.mode, this.fair,
+				this.caller, this.segments, this.segmentFilter, accepts);
+	}
 
 }

@@ -180,6 +180,7 @@ final class LockOperationSource {
 									: "read-lock grants")
 							+ "; use a non-fair write lock, or set distlock.replication.min-replicas=0");
 		}
+		checkSegments(annotation, targetMethod);
 		if (holdAtLeast == null && AnnotatedElementUtils.hasAnnotation(targetMethod, Scheduled.class)
 				&& this.warnedScheduledMethods.add(targetMethod)) {
 			logger
@@ -191,9 +192,34 @@ final class LockOperationSource {
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
 				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass),
-				annotation.mode(), annotation.fair(), methodName(targetMethod, beanClass));
+				annotation.mode(), annotation.fair(), methodName(targetMethod, beanClass), annotation.segments(),
+				StringUtils.hasText(annotation.segmentFilter()) ? annotation.segmentFilter() : null, null);
 		this.evaluator.validate(operation);
 		return operation;
+	}
+
+	/**
+	 * Reject segments that cannot be honoured: fewer than one, with read or fair locks,
+	 * and a segment filter without segments.
+	 */
+	private static void checkSegments(DistributedLock annotation, Method method) {
+		int segments = annotation.segments();
+		String value = String.valueOf(segments);
+		if (segments < 1) {
+			throw invalid(method, "segments", value, "must be at least 1 (1, the default, means not segmented)");
+		}
+		if (segments > 1 && annotation.mode() == LockMode.READ) {
+			throw invalid(method, "segments", value, "read locks have no segments (mode = READ): readers share "
+					+ "one key already; remove segments or mode = READ");
+		}
+		if (segments > 1 && annotation.fair()) {
+			throw invalid(method, "segments", value, "fair locks have no segments (fair = true): a caller that "
+					+ "takes whichever segment is free is not served in arrival order; remove segments or fair = true");
+		}
+		if (segments == 1 && StringUtils.hasText(annotation.segmentFilter())) {
+			throw invalid(method, "segmentFilter", annotation.segmentFilter(),
+					"filters segments, but the method is not segmented; set segments greater than 1");
+		}
 	}
 
 	/**

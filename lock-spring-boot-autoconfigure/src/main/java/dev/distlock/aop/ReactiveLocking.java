@@ -90,7 +90,8 @@ final class ReactiveLocking {
 		// A cancellation (a disposed subscription, a disconnected client) cancels the
 		// acquisition itself; holds that arrive after it are discarded, and released.
 		Mono<List<LockHold>> acquire = Mono
-			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation), false))
+			.defer(() -> Mono.<List<LockHold>>fromFuture(CallLocks.acquireAsync(client, keys, operation, this.executor),
+					false))
 			.doOnDiscard(List.class, (holds) -> releaseDiscarded(holds))
 			.onErrorMap(DistributedLockException.class, NotAcquired::new);
 		if (adapter.isMultiValue()) {

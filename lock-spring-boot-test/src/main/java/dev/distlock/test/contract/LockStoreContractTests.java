@@ -40,10 +40,11 @@ import org.junit.jupiter.api.Nested;
  * abstract JUnit Jupiter suite that the tests of a store extend, as ShedLock's provider
  * integration test does. Its cases drive {@link DefaultLockClient}s on stores of the
  * subclass and check exclusion, waiting and timeouts, leases and renewal, loss, several
- * keys, fair locks, read-write locks, cohort hand-over, the operator view, closing and
- * failures; they are grouped in {@link Nested @Nested} classes by topic. A group or case
- * that needs an optional behaviour is skipped, with the reason, when the store does not
- * implement its {@link LockStoreExtension} ({@link LockStore#extension(Class)}).
+ * keys, one of several keys, fair locks, read-write locks, cohort hand-over, the operator
+ * view, closing and failures; they are grouped in {@link Nested @Nested} classes by
+ * topic. A group or case that needs an optional behaviour is skipped, with the reason,
+ * when the store does not implement its {@link LockStoreExtension}
+ * ({@link LockStore#extension(Class)}).
  * <p>
  * Every store of one test shares one backend, as application instances would: the suite
  * makes several clients, each on a store from {@link #newStore()}, and checks the backend
@@ -281,6 +282,16 @@ public abstract class LockStoreContractTests {
 	class SeveralKeys extends SeveralKeysContract {
 
 		SeveralKeys() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("One of several keys (acquireAny)")
+	class AcquireAny extends AcquireAnyContract {
+
+		AcquireAny() {
 			super(LockStoreContractTests.this);
 		}
 

@@ -19,6 +19,7 @@ package dev.distlock.sample.voucher;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,11 +31,15 @@ import org.jspecify.annotations.Nullable;
  * @param stock how many vouchers to sell, not negative
  * @param beginTime when the sale begins, or {@code null} for now
  * @param endTime when the sale ends, or {@code null} for one day after it begins
+ * @param segments in how many segments to split the stock (1 to 64), or {@code null} for
+ * 1: a hot voucher's orders then run in parallel, one per segment
  * @author distlock
  * @since 0.1.0
  */
 public record NewVoucher(@Nullable String title, @Nullable Integer stock, @Nullable Instant beginTime,
-		@Nullable Instant endTime) {
+		@Nullable Instant endTime, @Nullable Integer segments) {
+
+	private static final int MAX_SEGMENTS = 64;
 
 	private static final int MAX_TITLE_LENGTH = 200;
 
@@ -58,7 +63,11 @@ public record NewVoucher(@Nullable String title, @Nullable Integer stock, @Nulla
 		if (!end.isAfter(begin)) {
 			throw new InvalidVoucherException("'endTime' " + end + " must be after 'beginTime' " + begin);
 		}
-		return new Voucher(0, this.title, this.stock, begin, end);
+		int split = (this.segments != null) ? this.segments : 1;
+		if (split < 1 || split > MAX_SEGMENTS) {
+			throw new InvalidVoucherException("'segments' must be 1 to " + MAX_SEGMENTS + ", but was " + split);
+		}
+		return new Voucher(0, this.title, this.stock, begin, end, split, List.of());
 	}
 
 }

@@ -43,16 +43,21 @@ public class OrderTaking {
 
 	private final Clock clock;
 
+	private final VoucherStock stock;
+
 	/**
 	 * Create a new instance.
 	 * @param vouchers the vouchers
 	 * @param orders the orders
 	 * @param clock the clock for the sale window and the order time
+	 * @param stock takes one voucher from the stock, of one segment for a segmented
+	 * voucher
 	 */
-	public OrderTaking(VoucherRepository vouchers, VoucherOrderRepository orders, Clock clock) {
+	public OrderTaking(VoucherRepository vouchers, VoucherOrderRepository orders, Clock clock, VoucherStock stock) {
 		this.vouchers = vouchers;
 		this.orders = orders;
 		this.clock = clock;
+		this.stock = stock;
 	}
 
 	/**
@@ -81,7 +86,7 @@ public class OrderTaking {
 			throw new OrderRejectedException(Reason.ALREADY_ORDERED,
 					"User " + userId + " already ordered voucher " + voucherId);
 		}
-		if (!this.vouchers.takeOne(voucherId)) {
+		if (!this.stock.takeOne(voucher)) {
 			throw new OrderRejectedException(Reason.SOLD_OUT, "Voucher " + voucherId + " is sold out");
 		}
 		return this.orders.insert(voucherId, userId, now, fencingToken);

@@ -17,6 +17,7 @@
 package dev.distlock.sample.voucher;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A voucher on sale between {@code beginTime} (inclusive) and {@code endTime} (exclusive)
@@ -24,12 +25,17 @@ import java.time.Instant;
  *
  * @param id the id
  * @param title the title
- * @param stock how many vouchers are left
+ * @param stock how many vouchers are left, in every segment together
  * @param beginTime when the sale begins
  * @param endTime when the sale ends
+ * @param segments in how many segments the stock is split, each with its own row and
+ * lock; 1 for not split
+ * @param segmentStock how many vouchers each segment has left, in segment order; empty
+ * for a voucher of 1 segment
  * @author distlock
  * @since 0.1.0
  */
-public record Voucher(long id, String title, int stock, Instant beginTime, Instant endTime) {
+public record Voucher(long id, String title, int stock, Instant beginTime, Instant endTime, int segments,
+		List<Integer> segmentStock) {
 
 }

@@ -19,7 +19,9 @@ package dev.distlock.sample.voucher;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -53,15 +55,41 @@ public class VoucherRepository {
 	 */
 	public Voucher insert(Voucher voucher) {
 		KeyHolder keys = new GeneratedKeyHolder();
-		this.jdbc.sql("INSERT INTO voucher (title, stock, begin_time, end_time) VALUES (:title, :stock, :begin, :end)")
+		this.jdbc
+			.sql("INSERT INTO voucher (title, stock, begin_time, end_time, segments) "
+					+ "VALUES (:title, :stock, :begin, :end, :segments)")
 			.param("title", voucher.title())
 			.param("stock", voucher.stock())
 			.param("begin", Timestamp.from(voucher.beginTime()))
 			.param("end", Timestamp.from(voucher.endTime()))
+			.param("segments", voucher.segments())
 			.update(keys, "id");
 		Number id = keys.getKey();
 		Assert.state(id != null, "No id generated for the new voucher");
-		return new Voucher(id.longValue(), voucher.title(), voucher.stock(), voucher.beginTime(), voucher.endTime());
+		List<Integer> segmentStock = split(voucher.stock(), voucher.segments());
+		for (int segment = 0; segment < segmentStock.size(); segment++) {
+			this.jdbc.sql("INSERT INTO voucher_segment (voucher_id, segment, stock) VALUES (:id, :segment, :stock)")
+				.param("id", id.longValue())
+				.param("segment", segment)
+				.param("stock", segmentStock.get(segment))
+				.update();
+		}
+		return new Voucher(id.longValue(), voucher.title(), voucher.stock(), voucher.beginTime(), voucher.endTime(),
+				voucher.segments(), segmentStock);
+	}
+
+	/**
+	 * Split a stock evenly over the segments, the first ones taking one more when it does
+	 * not divide.
+	 * @return the stock of each segment; none for 1 segment
+	 */
+	private static List<Integer> split(int stock, int segments) {
+		if (segments == 1) {
+			return List.of();
+		}
+		return IntStream.range(0, segments)
+			.mapToObj((segment) -> stock / segments + ((segment < stock % segments) ? 1 : 0))
+			.toList();
 	}
 
 	/**
@@ -70,10 +98,48 @@ public class VoucherRepository {
 	 * @return the voucher, if it exists
 	 */
 	public Optional<Voucher> find(long id) {
-		return this.jdbc.sql("SELECT id, title, stock, begin_time, end_time FROM voucher WHERE id = :id")
+		return this.jdbc.sql("SELECT id, title, stock, begin_time, end_time, segments FROM voucher WHERE id = :id")
 			.param("id", id)
 			.query(VoucherRepository::voucher)
-			.optional();
+			.optional()
+			.map(this::withSegmentStock);
+	}
+
+	private Voucher withSegmentStock(Voucher voucher) {
+		if (voucher.segments() == 1) {
+			return voucher;
+		}
+		List<Integer> segmentStock = segmentStock(voucher.id());
+		int total = segmentStock.stream().mapToInt(Integer::intValue).sum();
+		return new Voucher(voucher.id(), voucher.title(), total, voucher.beginTime(), voucher.endTime(),
+				voucher.segments(), segmentStock);
+	}
+
+	/**
+	 * Return the stock of each segment of a voucher, as committed now.
+	 * @param id the voucher id
+	 * @return the stock of each segment, in segment order; none for 1 segment
+	 */
+	public List<Integer> segmentStock(long id) {
+		return this.jdbc.sql("SELECT stock FROM voucher_segment WHERE voucher_id = :id ORDER BY segment")
+			.param("id", id)
+			.query(Integer.class)
+			.list();
+	}
+
+	/**
+	 * Take one voucher from the stock of one segment if any is left there.
+	 * @param id the voucher id
+	 * @param segment the segment
+	 * @return whether one was taken
+	 */
+	public boolean takeOneFromSegment(long id, int segment) {
+		return this.jdbc
+			.sql("UPDATE voucher_segment SET stock = stock - 1 WHERE voucher_id = :id AND segment = :segment "
+					+ "AND stock > 0")
+			.param("id", id)
+			.param("segment", segment)
+			.update() == 1;
 	}
 
 	/**
@@ -89,7 +155,8 @@ public class VoucherRepository {
 
 	private static Voucher voucher(ResultSet rs, int row) throws SQLException {
 		return new Voucher(rs.getLong("id"), rs.getString("title"), rs.getInt("stock"),
-				rs.getTimestamp("begin_time").toInstant(), rs.getTimestamp("end_time").toInstant());
+				rs.getTimestamp("begin_time").toInstant(), rs.getTimestamp("end_time").toInstant(),
+				rs.getInt("segments"), List.of());
 	}
 
 }
