@@ -55,7 +55,12 @@ final class LockPaths {
 		Assert.isTrue(basePath.startsWith("/") && basePath.length() > 1 && !basePath.endsWith("/"),
 				() -> "'basePath' must be an absolute ZooKeeper path other than the root, without a trailing '/', but was '"
 						+ basePath + "'");
-		PathUtils.validatePath(basePath);
+		try {
+			PathUtils.validatePath(basePath);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("'basePath' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
+		}
 		this.basePath = basePath;
 	}
 
