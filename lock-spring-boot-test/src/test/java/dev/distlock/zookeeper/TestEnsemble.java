@@ -16,6 +16,9 @@
 
 package dev.distlock.zookeeper;
 
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -144,6 +148,26 @@ final class TestEnsemble implements AutoCloseable {
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Return the server that leads the ensemble now, asking each with the {@code srvr}
+	 * command.
+	 */
+	InstanceSpec leader() throws IOException {
+		for (InstanceSpec instance : this.cluster.getInstances()) {
+			try (Socket socket = new Socket("127.0.0.1", instance.getPort())) {
+				socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+				String status = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+				if (status.contains("Mode: leader")) {
+					return instance;
+				}
+			}
+			catch (IOException ex) {
+				// a server that is down leads nothing
+			}
+		}
+		throw new IllegalStateException("No server of " + this.cluster.getConnectString() + " leads");
 	}
 
 	static String keyPath(String key) {
