@@ -336,7 +336,7 @@ final class LeaseWatchdog implements AutoCloseable {
 				case LOST -> {
 					lostCount++;
 					if (this.watched.remove(lease)) {
-						lease.reportLost(LossReason.TAKEN, TAKEN);
+						lease.reportLost(LossReason.TAKEN, lossReason(lease));
 						logger.warn("Lock '" + LogSafe.escape(lease.key())
 								+ "' was lost: its key expired or has another owner");
 						this.lost.accept(lease);
@@ -354,6 +354,16 @@ final class LeaseWatchdog implements AutoCloseable {
 		}
 		return new RenewalBatch(batch.size(), batch.size() - failed - lostCount, lostCount, failed,
 				Duration.ofNanos(System.nanoTime() - requestedAt), Instant.now(), null);
+	}
+
+	/**
+	 * Return why a lease the store answered as lost was lost: the store's reason when it
+	 * tells one ({@link SessionLeaseExtension#lossReason}), else the generic one.
+	 */
+	private String lossReason(Lease lease) {
+		SessionLeaseExtension sessions = this.store.extension(SessionLeaseExtension.class);
+		String reason = (sessions != null) ? sessions.lossReason(lease.key(), lease.token) : null;
+		return (reason != null) ? reason : TAKEN;
 	}
 
 	/**

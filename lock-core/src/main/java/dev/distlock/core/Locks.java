@@ -237,6 +237,7 @@ final class Locks {
 
 	private Acquisition acquisition(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
 			@Nullable Duration leaseTime) {
+		this.engine.extensions.requireFixedLeases(keys, leaseTime);
 		List<LockEntry> entries = this.variant.takesTurn() ? keys.stream().map(this.engine::reserve).toList()
 				: keys.stream().map((key) -> LockEntry.unshared(key, this.variant.ownership())).toList();
 		return new Acquisition(this.engine, this.variant, goal, entries, name, waitNanos, waitTime, leaseTime);

@@ -15,6 +15,9 @@
  */
 package dev.distlock.core;
 
+import java.time.Duration;
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,18 +31,20 @@ import org.jspecify.annotations.Nullable;
  * @param handOver its hand-over
  * @param severalKeys its several keys in one step
  * @param inspection its inspection and force release
+ * @param sessionLeases its statement that its locks live as long as its session
  * @author distlock
  * @since 0.1.0
  */
 record StoreExtensions(LockStore store, @Nullable ReadLockExtension readLocks, @Nullable FairQueueExtension fairQueue,
 		@Nullable WakeOneExtension wakeOne, @Nullable HandOverExtension handOver,
-		@Nullable SeveralKeysExtension severalKeys, @Nullable InspectionExtension inspection) {
+		@Nullable SeveralKeysExtension severalKeys, @Nullable InspectionExtension inspection,
+		@Nullable SessionLeaseExtension sessionLeases) {
 
 	static StoreExtensions of(LockStore store) {
 		return new StoreExtensions(store, store.extension(ReadLockExtension.class),
 				store.extension(FairQueueExtension.class), store.extension(WakeOneExtension.class),
 				store.extension(HandOverExtension.class), store.extension(SeveralKeysExtension.class),
-				store.extension(InspectionExtension.class));
+				store.extension(InspectionExtension.class), store.extension(SessionLeaseExtension.class));
 	}
 
 	/**
@@ -54,6 +59,21 @@ record StoreExtensions(LockStore store, @Nullable ReadLockExtension readLocks, @
 			throw new UnsupportedOperationException(unsupported(type, what));
 		}
 		return extension;
+	}
+
+	/**
+	 * Throw the {@link UnsupportedOperationException} that names the store when
+	 * {@code leaseTime} is fixed and the store cannot expire a lock at a fixed time.
+	 * @param locks the sorted keys, for the message
+	 * @param leaseTime the fixed lease asked for, or {@code null} for none
+	 */
+	void requireFixedLeases(List<String> locks, @Nullable Duration leaseTime) {
+		if (leaseTime != null && this.sessionLeases != null) {
+			throw new UnsupportedOperationException("Lock " + locks + " cannot have a fixed lease (leaseTime = "
+					+ leaseTime + "): the lock store " + this.store.getClass().getName()
+					+ " cannot expire a lock at a fixed time (it implements " + SessionLeaseExtension.class.getName()
+					+ ": its locks live as long as its session); leave leaseTime unset so that the watchdog keeps it");
+		}
 	}
 
 	/**

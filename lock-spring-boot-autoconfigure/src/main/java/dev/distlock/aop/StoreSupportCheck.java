@@ -22,13 +22,15 @@ import dev.distlock.core.FairQueueExtension;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.LockStoreExtension;
 import dev.distlock.core.ReadLockExtension;
+import dev.distlock.core.SessionLeaseExtension;
 
 /**
  * Refuses, at startup, a locked method that asks for what the lock store cannot do: a
  * fair lock from a store without a {@link FairQueueExtension}, a read lock from one
- * without a {@link ReadLockExtension}. The message names the method, the attribute and
- * the store, as a {@code LockClient} call for the same names them in its
- * {@link UnsupportedOperationException}.
+ * without a {@link ReadLockExtension}, a fixed {@code leaseTime} from one whose locks
+ * live as long as its session ({@link SessionLeaseExtension}). The message names the
+ * method, the attribute and the store, as a {@code LockClient} call for the same names
+ * them in its {@link UnsupportedOperationException}.
  *
  * @author distlock
  * @since 0.1.0
@@ -51,6 +53,13 @@ final class StoreSupportCheck {
 			}
 			if (operation.mode() == LockMode.READ) {
 				require(store, ReadLockExtension.class, operation, "mode = READ", "read locks");
+			}
+			if (operation.leaseTime() != null && store.extension(SessionLeaseExtension.class) != null) {
+				throw new IllegalStateException("@DistributedLock(leaseTime = " + operation.leaseTime() + ") on "
+						+ operation.method() + " needs a fixed lease, which the lock store "
+						+ store.getClass().getName() + " cannot keep: its locks live as long as its session (it "
+						+ "implements " + SessionLeaseExtension.class.getName()
+						+ "); remove leaseTime so that the watchdog keeps the lock, or use a store with leases");
 			}
 		}
 	}

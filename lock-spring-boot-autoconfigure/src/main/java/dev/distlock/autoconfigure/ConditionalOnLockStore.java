@@ -71,6 +71,14 @@ import org.springframework.context.annotation.Conditional;
 	String connection() default "";
 
 	/**
+	 * A property that stands in for the {@link #connection()} bean: when it is set, the
+	 * store builds its own connection from it and needs no bean. Empty when there is
+	 * none.
+	 * @return the property's name, for example {@code distlock.zookeeper.connect-string}
+	 */
+	String connectionProperty() default "";
+
+	/**
 	 * What to add to the application when the {@link #classes()} are missing.
 	 * @return the dependency to add, for example a starter
 	 */

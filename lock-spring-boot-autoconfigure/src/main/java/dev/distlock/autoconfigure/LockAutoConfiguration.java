@@ -54,7 +54,8 @@ import org.springframework.core.env.Environment;
 		"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
-@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class })
+@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class,
+		ZooKeeperLockStoreConfiguration.class })
 public final class LockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")

@@ -16,6 +16,7 @@
 package dev.distlock.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.distlock.core.DefaultLockClient;
@@ -35,8 +36,15 @@ final class LockHealth {
 
 	private final DefaultLockClient client;
 
+	private final List<LockStoreHealth> stores;
+
 	LockHealth(DefaultLockClient client) {
+		this(client, List.of());
+	}
+
+	LockHealth(DefaultLockClient client, List<LockStoreHealth> stores) {
 		this.client = client;
+		this.stores = stores;
 	}
 
 	/**
@@ -58,7 +66,11 @@ final class LockHealth {
 			details.put("lastRenewalError", describe(failure));
 			details.put("lastRenewalErrorTime", failure.finishedAt().toString());
 		}
-		return new State(status.atRisk(), details);
+		boolean storeDown = false;
+		for (LockStoreHealth store : this.stores) {
+			storeDown |= store.contribute(details);
+		}
+		return new State(status.atRisk() || storeDown, details);
 	}
 
 	/**

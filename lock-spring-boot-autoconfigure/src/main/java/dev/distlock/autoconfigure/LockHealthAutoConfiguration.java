@@ -17,6 +17,7 @@ package dev.distlock.autoconfigure;
 
 import dev.distlock.core.DefaultLockClient;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -50,8 +51,9 @@ public final class LockHealthAutoConfiguration {
 
 		@Bean(BEAN_NAME)
 		@ConditionalOnMissingBean(name = BEAN_NAME)
-		Boot3LockHealthIndicator distlockHealthIndicator(DefaultLockClient lockClient) {
-			return new Boot3LockHealthIndicator(new LockHealth(lockClient));
+		Boot3LockHealthIndicator distlockHealthIndicator(DefaultLockClient lockClient,
+				ObjectProvider<LockStoreHealth> stores) {
+			return new Boot3LockHealthIndicator(new LockHealth(lockClient, stores.orderedStream().toList()));
 		}
 
 	}
@@ -62,8 +64,9 @@ public final class LockHealthAutoConfiguration {
 
 		@Bean(BEAN_NAME)
 		@ConditionalOnMissingBean(name = BEAN_NAME)
-		Boot4LockHealthIndicator distlockHealthIndicator(DefaultLockClient lockClient) {
-			return new Boot4LockHealthIndicator(new LockHealth(lockClient));
+		Boot4LockHealthIndicator distlockHealthIndicator(DefaultLockClient lockClient,
+				ObjectProvider<LockStoreHealth> stores) {
+			return new Boot4LockHealthIndicator(new LockHealth(lockClient, stores.orderedStream().toList()));
 		}
 
 	}

@@ -36,6 +36,7 @@ import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
 
 /**
  * The condition of {@link ConditionalOnLockStore}: whether {@code distlock.store} selects
@@ -92,7 +93,9 @@ final class OnLockStoreCondition extends SpringBootCondition implements Configur
 			}
 		}
 		String connection = annotation.getString("connection");
-		if (connection.isEmpty()) {
+		String connectionProperty = annotation.getString("connectionProperty");
+		if (connection.isEmpty() || (!connectionProperty.isEmpty()
+				&& StringUtils.hasText(context.getEnvironment().getProperty(connectionProperty)))) {
 			return null;
 		}
 		if (!ClassUtils.isPresent(connection, context.getClassLoader())) {
@@ -101,7 +104,8 @@ final class OnLockStoreCondition extends SpringBootCondition implements Configur
 		Class<?> type = ClassUtils.resolveClassName(connection, context.getClassLoader());
 		String[] names = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, type, true, false);
 		if (names.length == 0) {
-			return "there is no " + connection + " bean";
+			return "there is no " + connection + " bean"
+					+ (connectionProperty.isEmpty() ? "" : " and " + connectionProperty + " is not set");
 		}
 		if (names.length > 1 && count(beanFactory, names, BeanDefinition::isPrimary) != 1
 				&& count(beanFactory, names, (definition) -> !definition.isFallback()) != 1) {

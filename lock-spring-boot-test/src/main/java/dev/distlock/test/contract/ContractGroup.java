@@ -32,6 +32,7 @@ import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.FairQueueExtension;
 import dev.distlock.core.LockStoreExtension;
+import dev.distlock.core.SessionLeaseExtension;
 import org.awaitility.core.ConditionFactory;
 import org.opentest4j.TestAbortedException;
 
@@ -88,6 +89,15 @@ abstract class ContractGroup {
 	 */
 	void assumeSupports(Class<? extends LockStoreExtension> extension) {
 		assumeTrue(supports(extension), () -> "the store does not implement " + extension.getSimpleName());
+	}
+
+	/**
+	 * Skip the test, saying why, when the store cannot expire a lock at a fixed time: it
+	 * implements {@link SessionLeaseExtension}, and the client refuses fixed leases.
+	 */
+	void assumeFixedLeases() {
+		assumeTrue(!supports(SessionLeaseExtension.class),
+				"the store cannot expire a lock at a fixed time (it implements SessionLeaseExtension)");
 	}
 
 	/**

@@ -53,6 +53,7 @@ abstract class LeaseContract extends ContractGroup {
 
 	@Test
 	void watchdogKeepsALockForThreeLeasesWhileAFixedLeaseExpires() throws Exception {
+		assumeFixedLeases();
 		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
 		DefaultLockClient other = newClient();
 		String renewedKey = uniqueKey("renewed");

@@ -33,6 +33,7 @@ import dev.distlock.core.LockHold;
 import dev.distlock.core.FairQueueExtension;
 import dev.distlock.core.ReadLockExtension;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +50,14 @@ abstract class LeaseEndContract extends ContractGroup {
 
 	LeaseEndContract(LockStoreContractTests suite) {
 		super(suite);
+	}
+
+	/**
+	 * Every case of this group takes fixed leases.
+	 */
+	@BeforeEach
+	void requireFixedLeases() {
+		assumeFixedLeases();
 	}
 
 	@Test

@@ -43,6 +43,7 @@ abstract class LossContract extends ContractGroup {
 
 	@Test
 	void unlockAfterTheLeaseExpiredLeavesTheNewOwnersLock() throws Exception {
+		assumeFixedLeases();
 		String key = uniqueKey("expired");
 		LockHandle first = newClient().obtain(key);
 		LockHandle second = newClient().obtain(key);
@@ -75,6 +76,7 @@ abstract class LossContract extends ContractGroup {
 
 	@Test
 	void reenteringALostLockFails() throws Exception {
+		assumeFixedLeases();
 		LockHandle lock = newClient().obtain(uniqueKey("lost-reentry"));
 		assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(100))).isTrue();
 		waitAtMost(Duration.ofSeconds(10)).until(() -> !isLocked(lock.key()));
@@ -107,6 +109,7 @@ abstract class LossContract extends ContractGroup {
 
 	@Test
 	void executeReportsALockLostWhileTheCallbackRan() {
+		assumeFixedLeases();
 		DefaultLockClient client = newClient();
 		String key = uniqueKey("execute-lost");
 		assertThatExceptionOfType(LockLostException.class)

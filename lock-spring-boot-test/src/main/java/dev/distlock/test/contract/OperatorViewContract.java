@@ -62,6 +62,7 @@ abstract class OperatorViewContract extends ContractGroup {
 
 	@Test
 	void inspectShowsTheHolderItsLeaseAndTheLastFencingToken() throws Exception {
+		assumeFixedLeases();
 		assumeSupports(InspectionExtension.class);
 		String key = uniqueKey("inspect");
 		DefaultLockClient holder = newClient();

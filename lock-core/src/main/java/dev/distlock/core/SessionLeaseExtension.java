@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.core;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Says that a store's locks live as long as its session with the backend, not for a lease
+ * of their own: the store cannot expire a lock at a fixed time. A ZooKeeper store is one:
+ * a lock is an ephemeral node, deleted by its holder or when the session ends.
+ * <p>
+ * The client refuses a fixed lease for such a store: a {@link LockClient} call with a
+ * {@code leaseTime} throws {@link UnsupportedOperationException} naming the store, and
+ * the auto-configuration refuses a locked method with a fixed {@code leaseTime} at
+ * startup. Locks without a fixed lease are kept by the watchdog as on every store: the
+ * store answers its renewals from what it knows of its session, and a watchdog lease
+ * longer than {@link #sessionTimeout()} is refused, since the session may end before a
+ * lease the holder believes in.
+ * <p>
+ * Unlike the other extensions, this one adds no behaviour: it describes a limit, so that
+ * the refusal is decided in one place, from a type, rather than by each caller.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public interface SessionLeaseExtension extends LockStoreExtension {
+
+	/**
+	 * Return the session timeout: how long after its client was last heard from the
+	 * backend ends the session and frees its locks.
+	 * @return the session timeout, more than zero
+	 */
+	Duration sessionTimeout();
+
+	/**
+	 * Return why the lock that {@link LockStore#renew} answered as lost was lost, when
+	 * the store knows, for example that its session expired; the holder's
+	 * {@link dev.distlock.LockLostException} carries it.
+	 * @param key the lock key
+	 * @param token the owner token
+	 * @return the reason, or {@code null} to use the client's generic one
+	 */
+	@Nullable String lossReason(String key, String token);
+
+}

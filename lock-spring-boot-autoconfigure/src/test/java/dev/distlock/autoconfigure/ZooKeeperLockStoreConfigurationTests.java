@@ -1,0 +1,249 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockMode;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockHold;
+import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.zookeeper.ZooKeeperLockStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The auto-configuration of the ZooKeeper lock store, on a real ZooKeeper server
+ * (Curator's {@link TestingServer}): with and without the application's
+ * {@link CuratorFramework}, selection, and the startup refusals.
+ *
+ * @author distlock
+ */
+class ZooKeeperLockStoreConfigurationTests {
+
+	private static TestingServer server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class,
+				LockDisabledAutoConfiguration.class))
+		.withPropertyValues("distlock.store=zookeeper", "distlock.watchdog-lease=5s",
+				"distlock.zookeeper.session-timeout=10s");
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer(true);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@Test
+	void buildsAClientFromTheConnectStringAndClosesItAtShutdown() {
+		CuratorFramework[] client = new CuratorFramework[1];
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ZooKeeperLockStore.class).doesNotHaveBean(CuratorFramework.class);
+				client[0] = context.getBean(ZooKeeperConnection.class).client();
+				assertThat(client[0].blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+				try (LockHold hold = context.getBean(LockClient.class).acquire("order:1", Duration.ZERO, null)) {
+					assertThat(hold.fencingToken()).isPositive();
+				}
+			});
+		assertThat(client[0].getState()).isEqualTo(CuratorFrameworkState.STOPPED);
+	}
+
+	@Test
+	void usesTheApplicationsCuratorFrameworkAndLeavesItOpen() throws Exception {
+		try (CuratorFramework client = newClient()) {
+			// registered as a singleton, as a bean whose lifecycle distlock does not own
+			this.contextRunner
+				.withInitializer((context) -> context.getBeanFactory().registerSingleton("curator", client))
+				.run((context) -> {
+					assertThat(context).hasSingleBean(ZooKeeperLockStore.class);
+					assertThat(context.getBean(ZooKeeperConnection.class).client()).isSameAs(client);
+					try (LockHold hold = context.getBean(LockClient.class).acquire("order:2", Duration.ZERO, null)) {
+						assertThat(client.checkExists().forPath("/distlock/order:2")).isNotNull();
+					}
+				});
+			assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
+		}
+	}
+
+	@Test
+	void createsItsNodesUnderTheBasePath() throws Exception {
+		try (CuratorFramework client = newClient()) {
+			this.contextRunner.withBean(CuratorFramework.class, () -> client)
+				.withPropertyValues("distlock.zookeeper.base-path=/apps/billing/locks")
+				.run((context) -> {
+					try (LockHold hold = context.getBean(LockClient.class).acquire("invoice", Duration.ZERO, null)) {
+						assertThat(client.getChildren().forPath("/apps/billing/locks/invoice")).hasSize(1);
+					}
+				});
+		}
+	}
+
+	@Test
+	void isSelectedWithoutThePropertyWhenItIsTheOnlyStorePresent() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("dev.distlock.redis", "org.springframework.data.redis"))
+			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
+					"distlock.zookeeper.session-timeout=40s")
+			.run((context) -> assertThat(context).hasSingleBean(ZooKeeperLockStore.class));
+	}
+
+	@Test
+	void failsStartupWhenSelectedWithoutAConnection() {
+		this.contextRunner
+			.run((context) -> assertThat(cause(context)).hasMessageContaining("distlock.store is zookeeper")
+				.hasMessageContaining("distlock.zookeeper.connect-string is not set"));
+	}
+
+	@Test
+	void failsStartupWhenTheWatchdogLeaseExceedsTheSessionTimeout() {
+		this.contextRunner
+			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
+					"distlock.watchdog-lease=30s")
+			.run((context) -> assertThat(cause(context)).hasMessageContaining("distlock.watchdog-lease (PT30S)")
+				.hasMessageContaining("must not exceed the ZooKeeper session timeout (PT10S")
+				.hasMessageContaining("distlock.zookeeper.session-timeout"));
+	}
+
+	@Test
+	void failsStartupNamingAnInvalidBasePath() {
+		this.contextRunner
+			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
+					"distlock.zookeeper.base-path=locks")
+			.run((context) -> assertThat(cause(context))
+				.hasMessageContaining("distlock.zookeeper.base-path must be an absolute ZooKeeper path"));
+	}
+
+	@Test
+	void failsStartupForAFixedLeaseTimeNamingTheAttributeAndTheStore() {
+		assertStartupFails(FixedLeaseService.class, "@DistributedLock(leaseTime = PT10S)");
+	}
+
+	@Test
+	void failsStartupForAFairLockNamingTheAttributeAndTheStore() {
+		assertStartupFails(FairService.class, "@DistributedLock(fair = true)");
+	}
+
+	@Test
+	void failsStartupForAReadLockNamingTheAttributeAndTheStore() {
+		assertStartupFails(ReadService.class, "@DistributedLock(mode = READ)");
+	}
+
+	@Test
+	void aLockClientCallWithAFixedLeaseThrowsNamingTheStore() {
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.run((context) -> assertThatExceptionOfType(UnsupportedOperationException.class)
+				.isThrownBy(
+						() -> context.getBean(LockClient.class).acquire("fixed", Duration.ZERO, Duration.ofSeconds(5)))
+				.withMessageContaining("leaseTime = PT5S")
+				.withMessageContaining(ZooKeeperLockStore.class.getName())
+				.withMessageContaining(SessionLeaseExtension.class.getName()));
+	}
+
+	@Test
+	void healthReportsTheConnectionStateAndIsDownWhileItIsSuspended() throws Exception {
+		try (TestingServer own = new TestingServer(true)) {
+			this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + own.getConnectString())
+				.run((context) -> {
+					assertThat(context.getBean(ZooKeeperConnection.class)
+						.client()
+						.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+					LockHealth health = new LockHealth(context.getBean(DefaultLockClient.class),
+							context.getBeanProvider(LockStoreHealth.class).orderedStream().toList());
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> "CONNECTED".equals(health.state().details().get("zookeeper")));
+					assertThat(health.state().down()).isFalse();
+					own.stop();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> "SUSPENDED".equals(health.state().details().get("zookeeper")));
+					assertThat(health.state().down()).isTrue();
+				});
+		}
+	}
+
+	private void assertStartupFails(Class<?> service, String attribute) {
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.withBean(service)
+			.run((context) -> assertThat(cause(context)).isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining(attribute)
+				.hasMessageContaining(service.getSimpleName())
+				.hasMessageContaining(ZooKeeperLockStore.class.getName()));
+	}
+
+	private static Throwable cause(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+	}
+
+	private static CuratorFramework newClient() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), 10_000, 5_000,
+				new RetryOneTime(100));
+		client.start();
+		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+		return client;
+	}
+
+	static class FixedLeaseService {
+
+		@DistributedLock(key = "'report'", leaseTime = "10s")
+		public void run() {
+		}
+
+	}
+
+	static class FairService {
+
+		@DistributedLock(key = "'order'", fair = true)
+		public void place() {
+		}
+
+	}
+
+	static class ReadService {
+
+		@DistributedLock(key = "'prices'", mode = LockMode.READ)
+		public void read() {
+		}
+
+	}
+
+}

@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.zookeeper;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * A three-server ZooKeeper ensemble started in-process (Curator's {@link TestingCluster}:
+ * real ZooKeeper servers on free ports), and the Curator clients a test makes on it, each
+ * with a session of its own as an application instance has.
+ *
+ * @author distlock
+ */
+final class TestEnsemble implements AutoCloseable {
+
+	static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
+	static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
+	private final TestingCluster cluster;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	private final CuratorFramework admin;
+
+	TestEnsemble() throws Exception {
+		// The servers are real; only their disk writes skip fsync, as a test's data need
+		// not survive
+		System.setProperty("zookeeper.forceSync", "no");
+		this.cluster = new TestingCluster(3);
+		this.cluster.start();
+		this.admin = newClient();
+	}
+
+	TestingCluster cluster() {
+		return this.cluster;
+	}
+
+	/**
+	 * Return a new started client on the whole ensemble, with a session of its own.
+	 */
+	CuratorFramework newClient() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(this.cluster.getConnectString())
+			.sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis())
+			.connectionTimeoutMs((int) CONNECTION_TIMEOUT.toMillis())
+			.retryPolicy(new RetryNTimes(3, 100))
+			.build();
+		client.start();
+		if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("Could not connect to " + this.cluster.getConnectString());
+		}
+		this.clients.add(client);
+		return client;
+	}
+
+	/**
+	 * Return a new store with a client of its own.
+	 */
+	ZooKeeperLockStore newStore() {
+		try {
+			return new ZooKeeperLockStore(newClient(), SESSION_TIMEOUT);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Return the children of the node of {@code key}, read after a sync with the leader.
+	 */
+	List<String> grants(String key) {
+		String path = keyPath(key);
+		try {
+			CompletableFuture<Void> synced = new CompletableFuture<>();
+			this.admin.sync().inBackground((client, event) -> synced.complete(null)).forPath(path);
+			synced.get(10, TimeUnit.SECONDS);
+			return this.admin.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Delete every grant of {@code key}, without notifying anybody but ZooKeeper's
+	 * watchers.
+	 */
+	void deleteGrants(String key) {
+		for (String grant : grants(key)) {
+			try {
+				this.admin.delete().forPath(keyPath(key) + "/" + grant);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				// gone already
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+	/**
+	 * Give {@code key} to a foreign owner: a persistent node that never goes away by
+	 * itself.
+	 */
+	void giveToForeignOwner(String key) {
+		deleteGrants(key);
+		try {
+			this.admin.create()
+				.creatingParentContainersIfNeeded()
+				.withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+				.forPath(keyPath(key) + "/someone-else-");
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Return the server that leads the ensemble now, asking each with the {@code srvr}
+	 * command.
+	 */
+	InstanceSpec leader() throws IOException {
+		for (InstanceSpec instance : this.cluster.getInstances()) {
+			try (Socket socket = new Socket("127.0.0.1", instance.getPort())) {
+				socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+				String status = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+				if (status.contains("Mode: leader")) {
+					return instance;
+				}
+			}
+			catch (IOException ex) {
+				// a server that is down leads nothing
+			}
+		}
+		throw new IllegalStateException("No server of " + this.cluster.getConnectString() + " leads");
+	}
+
+	static String keyPath(String key) {
+		return ZooKeeperLockStore.DEFAULT_BASE_PATH + "/" + LockPaths.segment(key);
+	}
+
+	/**
+	 * Close the clients the test made, but the suite's own.
+	 */
+	void closeClients() {
+		for (CuratorFramework client : this.clients) {
+			if (client != this.admin) {
+				client.close();
+				this.clients.remove(client);
+			}
+		}
+	}
+
+	@Override
+	public void close() throws Exception {
+		this.clients.forEach(CuratorFramework::close);
+		this.cluster.close();
+	}
+
+}

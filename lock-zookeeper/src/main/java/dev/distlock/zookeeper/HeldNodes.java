@@ -1,0 +1,118 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.zookeeper;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The grants this store made and has not released: what it answers the watchdog from,
+ * without asking ZooKeeper. A grant is lost once its session expired or its node was seen
+ * deleted.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class HeldNodes {
+
+	static final String SESSION_EXPIRED = "its ZooKeeper session expired, and the ephemeral node that held the lock "
+			+ "was deleted with it";
+
+	static final String NODE_DELETED = "its ZooKeeper node was deleted while it was held (force-released or "
+			+ "removed by hand), so another client may own the key now";
+
+	private final Map<GrantId, Grant> grants = new ConcurrentHashMap<>();
+
+	private final Map<String, Grant> byPath = new ConcurrentHashMap<>();
+
+	void add(Grant grant) {
+		this.grants.put(new GrantId(grant.key, grant.token), grant);
+		this.byPath.put(grant.path, grant);
+	}
+
+	@Nullable Grant get(String key, String token) {
+		return this.grants.get(new GrantId(key, token));
+	}
+
+	void remove(Grant grant) {
+		this.grants.remove(new GrantId(grant.key, grant.token), grant);
+		this.byPath.remove(grant.path, grant);
+	}
+
+	/**
+	 * Record that the node at {@code path} was deleted.
+	 */
+	void deleted(String path) {
+		Grant grant = this.byPath.get(path);
+		if (grant != null) {
+			grant.lose(NODE_DELETED);
+		}
+	}
+
+	/**
+	 * Record that the session expired: every grant made so far is lost.
+	 */
+	void sessionExpired() {
+		this.grants.values().forEach((grant) -> grant.lose(SESSION_EXPIRED));
+	}
+
+	List<Grant> all() {
+		return List.copyOf(this.grants.values());
+	}
+
+	private record GrantId(String key, String token) {
+
+	}
+
+	/**
+	 * One grant: its node and what this store knows of it.
+	 */
+	static final class Grant {
+
+		final String key;
+
+		final String token;
+
+		final String path;
+
+		final long fencingToken;
+
+		private volatile @Nullable String lost;
+
+		Grant(String key, String token, String path, long fencingToken) {
+			this.key = key;
+			this.token = token;
+			this.path = path;
+			this.fencingToken = fencingToken;
+		}
+
+		void lose(String reason) {
+			if (this.lost == null) {
+				this.lost = reason;
+			}
+		}
+
+		@Nullable String lost() {
+			return this.lost;
+		}
+
+	}
+
+}

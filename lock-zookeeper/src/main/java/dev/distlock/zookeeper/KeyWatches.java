@@ -1,0 +1,218 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.zookeeper;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+
+import dev.distlock.core.LockStore.Subscription;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.Event.EventType;
+
+/**
+ * The release notifications of the store: one watch per key that a local caller waits
+ * for, shared by its listeners. Where the server has them (ZooKeeper 3.6 and later) the
+ * watch is a persistent recursive one on the key's node, and a deleted grant node runs
+ * the listeners; on an older server it is a one-shot children watch, set again each time
+ * it fires. After a reconnect every watch is set again and every listener runs once,
+ * since releases may have been missed meanwhile.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class KeyWatches {
+
+	private static final Log logger = LogFactory.getLog(KeyWatches.class);
+
+	private final CuratorFramework client;
+
+	private final LockPaths paths;
+
+	private final Map<String, KeyWatch> watches = new ConcurrentHashMap<>();
+
+	private volatile boolean persistent = true;
+
+	KeyWatches(CuratorFramework client, LockPaths paths) {
+		this.client = client;
+		this.paths = paths;
+	}
+
+	Subscription subscribe(String key, Runnable listener) {
+		KeyWatch[] added = new KeyWatch[1];
+		KeyWatch watch = this.watches.compute(key, (name, existing) -> {
+			KeyWatch current = (existing != null) ? existing : new KeyWatch(this.paths.keyPath(name));
+			if (existing == null) {
+				added[0] = current;
+			}
+			current.listeners.add(listener);
+			return current;
+		});
+		if (added[0] != null) {
+			arm(added[0]);
+		}
+		return () -> unsubscribe(key, watch, listener);
+	}
+
+	/**
+	 * Return whether a local caller waits for {@code key}: the key is contended, so an
+	 * attempt reads before it creates a node.
+	 */
+	boolean isWatched(String key) {
+		return this.watches.containsKey(key);
+	}
+
+	/**
+	 * Set every watch again and run every listener once: releases may have been missed
+	 * while the connection was down.
+	 */
+	void reconnected() {
+		for (KeyWatch watch : this.watches.values()) {
+			arm(watch);
+			watch.notifyListeners();
+		}
+	}
+
+	void close() {
+		this.watches.values().forEach(this::disarm);
+		this.watches.clear();
+	}
+
+	private void unsubscribe(String key, KeyWatch watch, Runnable listener) {
+		boolean[] emptied = new boolean[1];
+		this.watches.computeIfPresent(key, (name, current) -> {
+			if (current != watch) {
+				return current;
+			}
+			current.listeners.remove(listener);
+			emptied[0] = current.listeners.isEmpty();
+			return emptied[0] ? null : current;
+		});
+		if (emptied[0]) {
+			disarm(watch);
+		}
+	}
+
+	private void arm(KeyWatch watch) {
+		try {
+			if (this.persistent) {
+				this.client.watchers()
+					.add()
+					.withMode(AddWatchMode.PERSISTENT_RECURSIVE)
+					.inBackground((client, event) -> armed(watch, event))
+					.usingWatcher(watch)
+					.forPath(watch.path);
+			}
+			else {
+				this.client.getChildren()
+					.usingWatcher(watch)
+					.inBackground((client, event) -> armed(watch, event))
+					.forPath(watch.path);
+			}
+		}
+		catch (Exception ex) {
+			logger.debug("Could not watch " + watch.path + "; waiters re-check on their timer", ex);
+		}
+	}
+
+	private void armed(KeyWatch watch, CuratorEvent event) throws Exception {
+		Code code = Background.code(event);
+		if (code == Code.UNIMPLEMENTED && this.persistent) {
+			logger.info("The ZooKeeper server has no persistent watches (before 3.6): waiting uses one-shot watches");
+			this.persistent = false;
+			arm(watch);
+		}
+		else if (code == Code.NONODE && !this.persistent) {
+			// No grant yet: watch for the key's node to appear
+			this.client.checkExists().usingWatcher(watch).inBackground().forPath(watch.path);
+		}
+		else if (code != Code.OK) {
+			logger.debug("Could not watch " + watch.path + " (" + code + "); waiters re-check on their timer");
+		}
+	}
+
+	private void disarm(KeyWatch watch) {
+		watch.closed = true;
+		if (this.persistent) {
+			try {
+				this.client.watchers()
+					.remove(watch)
+					.ofType(Watcher.WatcherType.Any)
+					.quietly()
+					.inBackground()
+					.forPath(watch.path);
+			}
+			catch (Exception ex) {
+				logger.debug("Could not remove the watch on " + watch.path, ex);
+			}
+		}
+	}
+
+	/**
+	 * The watch of one key and its listeners.
+	 */
+	private final class KeyWatch implements Watcher {
+
+		final String path;
+
+		final Set<Runnable> listeners = new CopyOnWriteArraySet<>();
+
+		volatile boolean closed;
+
+		KeyWatch(String path) {
+			this.path = path;
+		}
+
+		@Override
+		public void process(WatchedEvent event) {
+			if (this.closed || event.getType() == EventType.None) {
+				return;
+			}
+			if (KeyWatches.this.persistent) {
+				if (event.getType() == EventType.NodeDeleted) {
+					notifyListeners();
+				}
+				return;
+			}
+			arm(this);
+			if (event.getType() == EventType.NodeChildrenChanged || event.getType() == EventType.NodeDeleted) {
+				notifyListeners();
+			}
+		}
+
+		void notifyListeners() {
+			for (Runnable listener : this.listeners) {
+				try {
+					listener.run();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("A release listener failed", ex);
+				}
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,443 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.distlock.LockBackendException;
+import dev.distlock.core.InspectionExtension;
+import dev.distlock.core.LockStore;
+import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.zookeeper.HeldNodes.Grant;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * {@link LockStore} on ZooKeeper, through the application's Curator
+ * {@link CuratorFramework}: a lock is an ephemeral node, so its life is the client's
+ * session, and a crashed holder's locks go when its session expires. Non-blocking: every
+ * operation is a Curator background operation whose callback completes the stage, and an
+ * operation unanswered within the client's connection timeout fails with
+ * {@link LockBackendException}.
+ * <ul>
+ * <li>Each grant is its own ephemeral sequential node under the key's node (see
+ * {@link LockPaths}); the lowest sequence number holds the lock. An attempt creates its
+ * node and lists the key's children: lowest, it is granted, else it deletes its node and
+ * is refused. While a local caller waits for a key, an attempt lists first and creates
+ * only when the key is free. A release deletes the grant's own node, so it can never
+ * remove a later holder's.</li>
+ * <li>Key nodes and the base path are container nodes: the server removes them once they
+ * are empty, so idle keys leave nothing behind.</li>
+ * <li>The fencing token is the grant node's creation zxid, which increases across the
+ * whole ensemble.</li>
+ * <li>The session is the lease ({@link SessionLeaseExtension}): a renewal sends nothing
+ * and is answered from what the store knows: renewed while connected and the node was not
+ * seen deleted, failed while the connection is suspended, lost once the session expired
+ * or the node was deleted (a watch on each grant tells). A fixed lease cannot be kept:
+ * the client refuses it.</li>
+ * <li>A minimum hold time ({@link #expireAfter}) defers the delete on a JDK timer; the
+ * lock ends earlier if the process dies, with its session.</li>
+ * <li>Waiters are woken by watches on the key's node ({@link KeyWatches}), persistent
+ * where the server has them, set again after a reconnect, when every listener also runs
+ * once.</li>
+ * <li>Several keys are created in one {@code multi} transaction.</li>
+ * </ul>
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class ZooKeeperLockStore
+		implements LockStore, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
+
+	/**
+	 * The base path used when none is given.
+	 */
+	public static final String DEFAULT_BASE_PATH = "/distlock";
+
+	private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
+
+	private final CuratorFramework client;
+
+	private final LockPaths paths;
+
+	private final Duration sessionTimeout;
+
+	private final Background background;
+
+	private final HeldNodes held = new HeldNodes();
+
+	private final KeyWatches watches;
+
+	private final Watcher grantWatcher = this::grantEvent;
+
+	private final ConnectionStateListener connectionListener = this::stateChanged;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/**
+	 * Create a store under {@link #DEFAULT_BASE_PATH}.
+	 * @param client the started Curator client; the application closes it
+	 * @param sessionTimeout the session timeout the client asked for, used until the
+	 * ensemble has negotiated one
+	 */
+	public ZooKeeperLockStore(CuratorFramework client, Duration sessionTimeout) {
+		this(client, DEFAULT_BASE_PATH, sessionTimeout);
+	}
+
+	/**
+	 * Create a store.
+	 * @param client the started Curator client; the application closes it
+	 * @param basePath the absolute path under which the store creates its nodes, for
+	 * example {@code "/distlock"}
+	 * @param sessionTimeout the session timeout the client asked for, used until the
+	 * ensemble has negotiated one
+	 */
+	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration sessionTimeout) {
+		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(sessionTimeout, "'sessionTimeout' must not be null");
+		Assert.isTrue(sessionTimeout.toMillis() > 0,
+				() -> "'sessionTimeout' must be positive, but was " + sessionTimeout);
+		this.client = client;
+		this.paths = new LockPaths(basePath);
+		this.sessionTimeout = sessionTimeout;
+		this.background = new Background(Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs()));
+		this.watches = new KeyWatches(client, this.paths);
+		client.getConnectionStateListenable().addListener(this.connectionListener);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+		Grant replayed = this.held.get(key, token);
+		if (replayed != null && replayed.lost() == null) {
+			return CompletableFuture.completedFuture(Attempt.granted(replayed.fencingToken));
+		}
+		if (!this.watches.isWatched(key)) {
+			return createAndCheck(key, token);
+		}
+		return children(key, "acquire").thenCompose((children) -> {
+			String holder = LockPaths.holder(children);
+			if (holder == null) {
+				return createAndCheck(key, token);
+			}
+			if (holder.equals(LockPaths.grantOf(children, token))) {
+				return stat(key, this.paths.child(key, holder), "acquire")
+					.thenApply((stat) -> (stat != null) ? Attempt.granted(granted(key, token, holder, stat)) : busy());
+			}
+			return CompletableFuture.completedFuture(busy());
+		});
+	}
+
+	/**
+	 * Return a refusal: the holder's lease left is unknown while it is alive, and at most
+	 * the session timeout once it died, which is what the refusal says.
+	 */
+	Attempt busy() {
+		return Attempt.busy(sessionTimeout());
+	}
+
+	private CompletableFuture<Attempt> createAndCheck(String key, String token) {
+		Stat created = new Stat();
+		return this.background
+			.call(key, "acquire",
+					(callback) -> this.client.create()
+						.storingStatIn(created)
+						.creatingParentContainersIfNeeded()
+						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+						.inBackground(callback)
+						.forPath(this.paths.grantPrefix(key, token), token.getBytes(StandardCharsets.UTF_8)))
+			.thenCompose((event) -> {
+				String name = LockPaths.name(event.getName());
+				Stat stat = (event.getStat() != null) ? event.getStat() : created;
+				return children(key, "acquire").thenCompose((children) -> {
+					if (name.equals(LockPaths.holder(children))) {
+						return CompletableFuture.completedFuture(Attempt.granted(granted(key, token, name, stat)));
+					}
+					return delete(key, this.paths.child(key, name), "acquire").thenApply((deleted) -> busy());
+				});
+			});
+	}
+
+	/**
+	 * Record a grant and watch its node; return its fencing token.
+	 */
+	private long granted(String key, String token, String name, Stat stat) {
+		Grant grant = new Grant(key, token, this.paths.child(key, name), stat.getCzxid());
+		this.held.add(grant);
+		watch(grant);
+		return grant.fencingToken;
+	}
+
+	@Override
+	public CompletionStage<Boolean> release(String key, String token) {
+		Grant grant = this.held.get(key, token);
+		if (grant != null) {
+			this.held.remove(grant);
+			return delete(key, grant.path, "release");
+		}
+		return children(key, "release").thenCompose((children) -> {
+			String name = LockPaths.grantOf(children, token);
+			if (name == null) {
+				return CompletableFuture.completedFuture(false);
+			}
+			boolean holder = name.equals(LockPaths.holder(children));
+			return delete(key, this.paths.child(key, name), "release").thenApply((deleted) -> deleted && holder);
+		});
+	}
+
+	@Override
+	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+		Assert.isTrue(remaining.toNanos() > 0, () -> "'remaining' must be positive, but was " + remaining);
+		Grant grant = this.held.get(key, token);
+		if (grant == null || grant.lost() != null) {
+			return isOwner(key, token).thenApply((owner) -> {
+				if (owner) {
+					deleteLater(key, token, remaining);
+				}
+				return owner;
+			});
+		}
+		deleteLater(key, token, remaining);
+		return CompletableFuture.completedFuture(true);
+	}
+
+	/**
+	 * Delete the grant of {@code token} after {@code delay}, on the JDK's shared delay
+	 * timer (the delete itself is a background operation).
+	 */
+	private void deleteLater(String key, String token, Duration delay) {
+		CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, Runnable::run)
+			.execute(() -> release(key, token));
+	}
+
+	@Override
+	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+		boolean connected = this.client.getZookeeperClient().isConnected();
+		List<CompletableFuture<RenewalOutcome>> outcomes = new ArrayList<>(renewals.size());
+		for (Renewal renewal : renewals) {
+			Grant grant = this.held.get(renewal.key(), renewal.token());
+			if (grant == null) {
+				outcomes.add(isOwner(renewal.key(), renewal.token()).toCompletableFuture()
+					.handle((owner, failure) -> (failure != null) ? RenewalOutcome.FAILED
+							: owner ? RenewalOutcome.RENEWED : RenewalOutcome.LOST));
+			}
+			else if (grant.lost() != null) {
+				outcomes.add(CompletableFuture.completedFuture(RenewalOutcome.LOST));
+			}
+			else {
+				outcomes
+					.add(CompletableFuture.completedFuture(connected ? RenewalOutcome.RENEWED : RenewalOutcome.FAILED));
+			}
+		}
+		return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> outcomes.stream().map(CompletableFuture::join).toList());
+	}
+
+	@Override
+	public CompletionStage<Boolean> isOwner(String key, String token) {
+		Grant grant = this.held.get(key, token);
+		if (grant != null && grant.lost() != null) {
+			return CompletableFuture.completedFuture(false);
+		}
+		return sync(key, "check the owner of").thenCompose((synced) -> {
+			if (grant != null) {
+				return stat(key, grant.path, "check the owner of").thenApply((stat) -> stat != null);
+			}
+			return children(key, "check the owner of").thenApply((children) -> {
+				String holder = LockPaths.holder(children);
+				return holder != null && holder.equals(LockPaths.grantOf(children, token));
+			});
+		});
+	}
+
+	@Override
+	public Subscription onRelease(String key, Runnable listener) {
+		return this.watches.subscribe(key, listener);
+	}
+
+	@Override
+	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		return new MultiGrant(this, keys, token).acquire();
+	}
+
+	@Override
+	public CompletionStage<KeyState> inspect(String key) {
+		return sync(key, "inspect").thenCompose((synced) -> children(key, "inspect")).thenCompose((children) -> {
+			String holder = LockPaths.holder(children);
+			if (holder == null) {
+				return CompletableFuture.completedFuture(new KeyState(null, null, 0));
+			}
+			return stat(key, this.paths.child(key, holder), "inspect").thenApply((stat) -> (stat != null)
+					? new KeyState(LockPaths.token(holder), null, stat.getCzxid()) : new KeyState(null, null, 0));
+		});
+	}
+
+	@Override
+	public CompletionStage<@Nullable String> forceRelease(String key) {
+		return sync(key, "force-release").thenCompose((synced) -> children(key, "force-release"))
+			.thenCompose((children) -> {
+				String holder = LockPaths.holder(children);
+				if (holder == null) {
+					return CompletableFuture.completedFuture(null);
+				}
+				return delete(key, this.paths.child(key, holder), "force-release")
+					.thenApply((deleted) -> deleted ? LockPaths.token(holder) : null);
+			});
+	}
+
+	@Override
+	public Duration sessionTimeout() {
+		int negotiated = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+		return (negotiated > 0) ? Duration.ofMillis(negotiated) : this.sessionTimeout;
+	}
+
+	@Override
+	public @Nullable String lossReason(String key, String token) {
+		Grant grant = this.held.get(key, token);
+		return (grant != null) ? grant.lost() : null;
+	}
+
+	/**
+	 * Stop watching and stop following the connection; the nodes of locks still held stay
+	 * until they are released or the session ends. The client is the application's: it
+	 * stays open.
+	 */
+	@Override
+	public void close() {
+		if (this.closed.compareAndSet(false, true)) {
+			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+			this.watches.close();
+		}
+	}
+
+	CuratorFramework client() {
+		return this.client;
+	}
+
+	LockPaths paths() {
+		return this.paths;
+	}
+
+	Background background() {
+		return this.background;
+	}
+
+	HeldNodes held() {
+		return this.held;
+	}
+
+	/**
+	 * Record a grant made by several keys at once.
+	 */
+	long granted(String key, String token, String path, long fencingToken) {
+		Grant grant = new Grant(key, token, path, fencingToken);
+		this.held.add(grant);
+		watch(grant);
+		return fencingToken;
+	}
+
+	/**
+	 * List the children of the node of {@code key}: none when it does not exist.
+	 */
+	CompletableFuture<List<String>> children(String key, String what) {
+		return this.background
+			.call(key, what,
+					(callback) -> this.client.getChildren().inBackground(callback).forPath(this.paths.keyPath(key)),
+					Code.NONODE)
+			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
+	}
+
+	/**
+	 * Return the stat of {@code path}, or {@code null} when it does not exist.
+	 */
+	CompletableFuture<@Nullable Stat> stat(String key, String path, String what) {
+		return this.background
+			.call(key, what, (callback) -> this.client.checkExists().inBackground(callback).forPath(path), Code.NONODE)
+			.thenApply(CuratorEvent::getStat);
+	}
+
+	/**
+	 * Delete {@code path}; return whether it existed.
+	 */
+	CompletableFuture<Boolean> delete(String key, String path, String what) {
+		return this.background
+			.call(key, what, (callback) -> this.client.delete().inBackground(callback).forPath(path), Code.NONODE)
+			.thenApply((event) -> Background.code(event) == Code.OK);
+	}
+
+	/**
+	 * Bring the server this client reads from up to date with the leader, so that the
+	 * next read sees every write committed before it.
+	 */
+	private CompletableFuture<CuratorEvent> sync(String key, String what) {
+		return this.background.call(key, what,
+				(callback) -> this.client.sync().inBackground(callback).forPath(this.paths.basePath()));
+	}
+
+	/**
+	 * Watch the node of a grant: its deletion while held means the lock was lost.
+	 */
+	private void watch(Grant grant) {
+		try {
+			this.client.checkExists().usingWatcher(this.grantWatcher).inBackground((client, event) -> {
+				if (Background.code(event) == Code.NONODE) {
+					this.held.deleted(grant.path);
+				}
+			}).forPath(grant.path);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not watch " + grant.path + "; the next reconnect sets the watch again", ex);
+		}
+	}
+
+	private void grantEvent(WatchedEvent event) {
+		if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
+			this.held.deleted(event.getPath());
+		}
+	}
+
+	private void stateChanged(CuratorFramework client, ConnectionState state) {
+		if (state == ConnectionState.LOST) {
+			this.held.sessionExpired();
+		}
+		else if (state == ConnectionState.RECONNECTED) {
+			this.held.all().stream().filter((grant) -> grant.lost() == null).forEach(this::watch);
+			this.watches.reconnected();
+		}
+	}
+
+}
