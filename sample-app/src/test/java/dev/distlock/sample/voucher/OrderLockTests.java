@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.sample.SampleTestRedis;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,6 +40,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.annotation.Transactional;
@@ -46,16 +48,15 @@ import org.springframework.transaction.annotation.Transactional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The lock, not the unique constraint, keeps a user to one order: on a schema without the
- * constraint ({@code spring.flyway.target=1}) concurrent duplicate orders through the
- * locked service never create a second order, while the same check-then-insert without
- * the lock does.
+ * The lock, not the unique constraint, keeps a user to one order: on a schema whose
+ * constraint is dropped before each test, concurrent duplicate orders through the locked
+ * service never create a second order, while the same check-then-insert without the lock
+ * does.
  *
  * @author distlock
  */
 @SpringBootTest(webEnvironment = WebEnvironment.NONE,
-		properties = { "spring.datasource.url=jdbc:h2:mem:order-lock-tests;DB_CLOSE_DELAY=-1",
-				"spring.flyway.target=1" })
+		properties = "spring.datasource.url=jdbc:h2:mem:order-lock-tests;DB_CLOSE_DELAY=-1")
 @Import(OrderLockTests.UnlockedOrders.class)
 class OrderLockTests {
 
@@ -77,6 +78,9 @@ class OrderLockTests {
 	@Autowired
 	private UnlockedOrders unlockedOrders;
 
+	@Autowired
+	private JdbcClient jdbc;
+
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		SampleTestRedis.register(registry);
@@ -85,6 +89,11 @@ class OrderLockTests {
 	@AfterAll
 	static void stopExecutor() {
 		executor.shutdownNow();
+	}
+
+	@BeforeEach
+	void dropTheUniqueConstraint() {
+		this.jdbc.sql("ALTER TABLE voucher_order DROP CONSTRAINT IF EXISTS voucher_order_one_per_user").update();
 	}
 
 	@Test
