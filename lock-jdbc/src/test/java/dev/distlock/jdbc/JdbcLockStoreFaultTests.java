@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
@@ -36,6 +37,8 @@ import dev.distlock.LockBackendException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LockStore.Subscription;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,8 +48,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Faults of the database under a {@link JdbcLockStore}: unreachable while locks are held
- * and waited for (cut off with {@link SeveredDataSource}), a pool of two connections
- * under a thousand held locks, and no connection kept while a lock is held.
+ * and waited for (cut off with {@link SeveredDataSource}), every connection of the stores
+ * killed as a restart kills them (PostgreSQL's {@code pg_terminate_backend}, on these
+ * tests' connections only), a pool of two connections under a thousand held locks, and no
+ * connection kept while a lock is held.
  *
  * @author distlock
  */
@@ -133,6 +138,78 @@ class JdbcLockStoreFaultTests {
 				held.forEach(LockHold::release);
 				assertThat(client.heldCount()).isZero();
 				assertThat(held).noneMatch((hold) -> isHeld(pool, hold.key()));
+			}
+		}
+	}
+
+	@Test
+	void postgreSqlConnectionsKilledDuringHoldsAndWaitsAreReplacedAndEveryListenerRunsOnceAfterTheReconnect()
+			throws Exception {
+		TestDatabase database = TestDatabase.POSTGRESQL;
+		database.assumeAvailable();
+		String application = "distlock-fault-" + UUID.randomUUID();
+		try (HikariDataSource pool = database.pool(4)) {
+			pool.addDataSourceProperty("ApplicationName", application);
+			JdbcLockSchema.initialize(pool, TABLE);
+			JdbcLockStoreSettings settings = JdbcLockStoreSettings.builder()
+				.tableName(TABLE)
+				.commandTimeout(COMMAND_TIMEOUT)
+				.listenerConnectionFactory(() -> {
+					Connection connection = database.connect();
+					connection.setClientInfo("ApplicationName", application);
+					return connection;
+				})
+				.build();
+			Duration lease = Duration.ofSeconds(3);
+			LockClientSettings clientSettings = LockClientSettings.defaults().withWatchdogLease(lease);
+			try (JdbcLockStore holderStore = new JdbcLockStore(pool, settings);
+					JdbcLockStore waiterStore = new JdbcLockStore(pool, settings);
+					DefaultLockClient holder = new DefaultLockClient(holderStore, clientSettings);
+					DefaultLockClient waiter = new DefaultLockClient(waiterStore, clientSettings)) {
+				String key = "restart:" + UUID.randomUUID();
+				LockHold hold = holder.acquire(key, Duration.ZERO, null);
+				CompletableFuture<LockHold> waiting = waiter.acquireAsync(key, Duration.ofSeconds(30), null)
+					.toCompletableFuture();
+				AtomicInteger heard = new AtomicInteger();
+				try (Subscription subscription = waiterStore.onRelease("never-released:" + UUID.randomUUID(),
+						heard::incrementAndGet)) {
+					// Both listeners connected: the first run after each store's connect
+					// is over
+					await().atMost(10, TimeUnit.SECONDS).until(() -> backends(application) >= 2);
+					int before = heard.get();
+					assertThat(terminateBackends(application)).isGreaterThanOrEqualTo(2);
+					await().atMost(10, TimeUnit.SECONDS).until(() -> heard.get() == before + 1);
+					await().during(1, TimeUnit.SECONDS)
+						.atMost(3, TimeUnit.SECONDS)
+						.until(() -> heard.get() == before + 1);
+				}
+				// Renewals go on on new connections: the hold outlives its lease
+				await().during(lease.plusSeconds(1)).atMost(lease.plusSeconds(3)).until(hold::isValid);
+				assertThat(waiting).isNotDone();
+				hold.release();
+				try (LockHold next = waiting.get(10, TimeUnit.SECONDS)) {
+					assertThat(next.isValid()).isTrue();
+				}
+			}
+		}
+	}
+
+	private static int backends(String application) throws SQLException {
+		return count("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?", application);
+	}
+
+	private static int terminateBackends(String application) throws SQLException {
+		return count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = ?",
+				application);
+	}
+
+	private static int count(String sql, String application) throws SQLException {
+		try (Connection connection = TestDatabase.POSTGRESQL.connect();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setString(1, application);
+			try (ResultSet rows = statement.executeQuery()) {
+				rows.next();
+				return rows.getInt(1);
 			}
 		}
 	}
