@@ -112,8 +112,10 @@ class JdbcLockStoreFaultTests {
 		database.assumeAvailable();
 		try (HikariDataSource pool = database.pool(2)) {
 			JdbcLockSchema.initialize(pool, TABLE);
-			Duration lease = Duration.ofSeconds(3);
-			try (JdbcLockStore store = store(pool, database);
+			// Generous for a loaded build machine: a thousand renewals share two
+			// connections
+			Duration lease = Duration.ofSeconds(6);
+			try (JdbcLockStore store = store(pool, database, Duration.ofSeconds(5));
 					DefaultLockClient client = new DefaultLockClient(store,
 							LockClientSettings.defaults().withWatchdogLease(lease))) {
 				List<LockHold> held = new ArrayList<>();
@@ -122,8 +124,9 @@ class JdbcLockStoreFaultTests {
 				}
 				// No connection is kept by a held lock
 				await().atMost(5, TimeUnit.SECONDS).until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 0);
-				// Two leases long, other locks come and go while the thousand are renewed
-				long until = System.nanoTime() + lease.multipliedBy(2).toNanos();
+				// Past a whole lease, other locks come and go while the thousand are
+				// renewed
+				long until = System.nanoTime() + lease.plusSeconds(1).toNanos();
 				int cycles = 0;
 				while (System.nanoTime() < until) {
 					try (LockHold other = client.acquire("pool-of-two:" + UUID.randomUUID(), Duration.ZERO, null)) {
@@ -215,10 +218,14 @@ class JdbcLockStoreFaultTests {
 	}
 
 	private static JdbcLockStore store(DataSource dataSource, TestDatabase database) {
+		return store(dataSource, database, COMMAND_TIMEOUT);
+	}
+
+	private static JdbcLockStore store(DataSource dataSource, TestDatabase database, Duration commandTimeout) {
 		return new JdbcLockStore(dataSource,
 				JdbcLockStoreSettings.builder()
 					.tableName(TABLE)
-					.commandTimeout(COMMAND_TIMEOUT)
+					.commandTimeout(commandTimeout)
 					.listenerConnectionFactory(database::connect)
 					.build());
 	}
