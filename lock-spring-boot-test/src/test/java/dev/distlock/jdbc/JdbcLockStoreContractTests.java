@@ -45,9 +45,10 @@ abstract class JdbcLockStoreContractTests extends LockStoreContractTests {
 	static final String TABLE = "distlock_kit_lock";
 
 	/**
-	 * Generous for a build machine under load: 2,000 waiters' attempts queue at once.
+	 * Generous for a build machine under load: 2,000 waiters' attempts queue at once on
+	 * the store's four threads.
 	 */
-	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
 	private static @Nullable HikariDataSource pool;
 
