@@ -27,28 +27,32 @@ import dev.distlock.jdbc.JdbcLockStoreSettings;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Configuration of the JDBC lock store: a {@link JdbcLockStore} on the application's
  * {@link DataSource}, the one marked {@link DistlockDataSource @DistlockDataSource} or
  * else the single (or primary) one, and the {@link JdbcLockSchemaInitializer} of its
- * table. Needs {@code lock-jdbc} (brought by {@code lock-spring-boot-starter-jdbc}). The
- * store is created after database initialization (Flyway, Liquibase, the lock table's
- * script), so that a migration may create its table.
+ * table. Needs {@code lock-jdbc} and Spring Boot's JDBC support (both brought by
+ * {@code lock-spring-boot-starter-jdbc}). The store is created after database
+ * initialization (Flyway, Liquibase, the lock table's script), so that a migration may
+ * create its table.
  *
  * @author distlock
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnLockStore(value = Store.JDBC, classes = "dev.distlock.jdbc.JdbcLockStore",
+@ConditionalOnLockStore(value = Store.JDBC,
+		classes = { "dev.distlock.jdbc.JdbcLockStore", "org.springframework.boot.jdbc.EmbeddedDatabaseConnection" },
 		connection = "javax.sql.DataSource", qualifier = "dev.distlock.autoconfigure.DistlockDataSource",
 		dependency = "lock-spring-boot-starter-jdbc")
 @EnableConfigurationProperties(JdbcLockStoreProperties.class)
-@Import(DatabaseInitializationDependencyConfigurer.class)
+@Import(JdbcLockStoreConfiguration.DatabaseInitializationDependencies.class)
 class JdbcLockStoreConfiguration {
 
 	@Bean
@@ -84,6 +88,27 @@ class JdbcLockStoreConfiguration {
 	private static DataSource dataSource(ObjectProvider<DataSource> distlockDataSource,
 			ObjectProvider<DataSource> dataSource) {
 		return distlockDataSource.getIfAvailable(dataSource::getObject);
+	}
+
+	/**
+	 * Imports Spring Boot's {@code DatabaseInitializationDependencyConfigurer}, which
+	 * makes the beans that depend on database initialization (the store) wait for the
+	 * initializers (Flyway, Liquibase, the lock table's script). By name, and only when
+	 * present: on Spring Boot 4 it is in {@code spring-boot-sql}, which an application
+	 * without JDBC does not have, and this import is read even when the store is not
+	 * selected.
+	 */
+	static final class DatabaseInitializationDependencies implements ImportSelector {
+
+		private static final String CONFIGURER = "org.springframework.boot.sql.init.dependency."
+				+ "DatabaseInitializationDependencyConfigurer";
+
+		@Override
+		public String[] selectImports(AnnotationMetadata importingClassMetadata) {
+			return ClassUtils.isPresent(CONFIGURER, getClass().getClassLoader()) ? new String[] { CONFIGURER }
+					: new String[0];
+		}
+
 	}
 
 }

@@ -46,7 +46,7 @@ import org.springframework.core.env.Environment;
  * defines its own {@link LockStore} or {@link LockClient}, and is off with
  * {@code distlock.enabled=false}. The JDBC store ({@code distlock.store=jdbc}, or
  * {@code lock-jdbc} and a {@code DataSource} alone) is configured by
- * {@link JdbcLockStoreConfiguration}, after Spring Boot's {@code DataSource}
+ * {@code JdbcLockStoreConfiguration}, after Spring Boot's {@code DataSource}
  * auto-configuration.
  *
  * @author distlock
@@ -59,7 +59,7 @@ import org.springframework.core.env.Environment;
 		"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
-@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class, JdbcLockStoreConfiguration.class })
+@Import(LockStoreConfigurations.class)
 public final class LockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
