@@ -1,0 +1,170 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import org.springframework.util.Assert;
+
+/**
+ * The lock table's schema: an idempotent DDL script per {@link JdbcDialect}, shipped in
+ * the jar next to this class ({@code schema-postgresql.sql}, {@code schema-mysql.sql},
+ * {@code schema-h2.sql}, written for the default table {@code distlock_lock}), and
+ * {@link #initialize} to run the right one. Two instances may initialise one database at
+ * once: on PostgreSQL the script runs in one transaction under an advisory lock, on MySQL
+ * and MariaDB under a named lock.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class JdbcLockSchema {
+
+	private static final String DEFAULT_TABLE_NAME = JdbcLockStoreSettings.DEFAULT_TABLE_NAME;
+
+	private static final int MYSQL_LOCK_SECONDS = 30;
+
+	private JdbcLockSchema() {
+	}
+
+	/**
+	 * Create the lock table, its index and (where the dialect has one) its sequence, if
+	 * missing, in the database behind {@code dataSource}.
+	 * @param dataSource the database
+	 * @param tableName the lock table's name
+	 * @throws IllegalArgumentException if the table name is not valid
+	 * @throws IllegalStateException if the database is not supported or a statement
+	 * failed
+	 */
+	public static void initialize(DataSource dataSource, String tableName) {
+		Assert.notNull(dataSource, "'dataSource' must not be null");
+		JdbcLockStoreSettings.validTableName(tableName);
+		JdbcDialect dialect = JdbcDialect.detect(dataSource);
+		List<String> statements = statements(script(dialect, tableName));
+		try (Connection connection = dataSource.getConnection()) {
+			switch (dialect) {
+				case POSTGRESQL -> runLockedInTransaction(connection, tableName, statements);
+				case MYSQL -> runUnderNamedLock(connection, tableName, statements);
+				case H2 -> run(connection, statements);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create the lock table '" + tableName + "': " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	/**
+	 * Return the DDL script of {@code dialect} for the table {@code tableName}: the
+	 * shipped script with the default table name replaced.
+	 * @param dialect the database's dialect
+	 * @param tableName the lock table's name
+	 * @return the script
+	 * @throws IllegalArgumentException if the table name is not valid
+	 */
+	public static String script(JdbcDialect dialect, String tableName) {
+		Assert.notNull(dialect, "'dialect' must not be null");
+		JdbcLockStoreSettings.validTableName(tableName);
+		try (InputStream in = JdbcLockSchema.class.getResourceAsStream(dialect.scriptResource())) {
+			Assert.state(in != null, () -> "Missing schema script " + dialect.scriptResource());
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace(DEFAULT_TABLE_NAME, tableName);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not read " + dialect.scriptResource(), ex);
+		}
+	}
+
+	/**
+	 * Split a script into its statements: comment lines dropped, statements ending with a
+	 * semicolon.
+	 */
+	static List<String> statements(String script) {
+		List<String> statements = new ArrayList<>();
+		StringBuilder statement = new StringBuilder();
+		for (String line : script.split("\n")) {
+			if (line.strip().startsWith("--")) {
+				continue;
+			}
+			statement.append(line).append('\n');
+			if (line.strip().endsWith(";")) {
+				String sql = statement.toString().strip();
+				statements.add(sql.substring(0, sql.length() - 1));
+				statement.setLength(0);
+			}
+		}
+		Assert.state(statement.toString().isBlank(), "The schema script ends without a semicolon");
+		return statements;
+	}
+
+	private static void runLockedInTransaction(Connection connection, String tableName, List<String> statements)
+			throws SQLException {
+		boolean autoCommit = connection.getAutoCommit();
+		connection.setAutoCommit(false);
+		try {
+			try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+				lock.setString(1, "distlock:" + tableName);
+				lock.execute();
+			}
+			run(connection, statements);
+			connection.commit();
+		}
+		catch (SQLException ex) {
+			connection.rollback();
+			throw ex;
+		}
+		finally {
+			connection.setAutoCommit(autoCommit);
+		}
+	}
+
+	private static void runUnderNamedLock(Connection connection, String tableName, List<String> statements)
+			throws SQLException {
+		String name = "distlock:" + tableName;
+		try (PreparedStatement lock = connection.prepareStatement("SELECT GET_LOCK(?, ?)")) {
+			lock.setString(1, name);
+			lock.setInt(2, MYSQL_LOCK_SECONDS);
+			lock.execute();
+		}
+		try {
+			run(connection, statements);
+		}
+		finally {
+			try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
+				unlock.setString(1, name);
+				unlock.execute();
+			}
+		}
+	}
+
+	private static void run(Connection connection, List<String> statements) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			for (String sql : statements) {
+				statement.execute(sql);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,132 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.core.LockStore.Subscription;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The release watcher of a database that cannot notify (MySQL, MariaDB, H2): one poller
+ * per store checks the keys that have listeners every poll interval, in one statement per
+ * 500 keys, and runs the listeners of a key it saw held (or that was subscribed to, which
+ * happens because it was held) and now finds free.
+ *
+ * @author distlock
+ */
+final class PollingReleaseWatcher implements ReleaseWatcher {
+
+	private static final Log logger = LogFactory.getLog(PollingReleaseWatcher.class);
+
+	private static final int KEYS_PER_STATEMENT = 500;
+
+	private final ReleaseListeners listeners = new ReleaseListeners();
+
+	private final Set<String> seenHeld = ConcurrentHashMap.newKeySet();
+
+	private final Connections connections;
+
+	private final LockSql sql;
+
+	private final ScheduledFuture<?> polling;
+
+	PollingReleaseWatcher(Connections connections, LockSql sql, ScheduledExecutorService timer, Duration pollInterval) {
+		this.connections = connections;
+		this.sql = sql;
+		this.polling = timer.scheduleWithFixedDelay(this::poll, pollInterval.toMillis(), pollInterval.toMillis(),
+				TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public Subscription subscribe(String key, Runnable listener) {
+		// Subscribed because the key was held: the first poll that finds it free calls
+		this.seenHeld.add(key);
+		return this.listeners.add(key, listener);
+	}
+
+	@Override
+	public void releasedHere(String key) {
+		this.listeners.released(key);
+	}
+
+	void poll() {
+		Set<String> subscribed = this.listeners.keys();
+		this.seenHeld.retainAll(subscribed);
+		if (subscribed.isEmpty()) {
+			return;
+		}
+		Set<String> held;
+		try {
+			held = heldAmong(new ArrayList<>(subscribed));
+		}
+		catch (SQLException | RuntimeException ex) {
+			// Waiters re-check on their own timers meanwhile
+			logger.debug("Could not poll the JDBC locks that callers wait for", ex);
+			return;
+		}
+		for (String key : subscribed) {
+			if (held.contains(key)) {
+				this.seenHeld.add(key);
+			}
+			else if (this.seenHeld.remove(key)) {
+				this.listeners.released(key);
+			}
+		}
+	}
+
+	private Set<String> heldAmong(List<String> keys) throws SQLException {
+		return this.connections.withConnection((connection) -> {
+			Set<String> held = new HashSet<>();
+			for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
+				List<String> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_STATEMENT));
+				try (PreparedStatement statement = this.connections.prepare(connection, this.sql.held(chunk.size()))) {
+					for (int i = 0; i < chunk.size(); i++) {
+						this.sql.bindText(statement, i + 1, chunk.get(i));
+					}
+					try (ResultSet rows = statement.executeQuery()) {
+						while (rows.next()) {
+							String key = this.sql.readText(rows, 1);
+							if (key != null) {
+								held.add(key);
+							}
+						}
+					}
+				}
+			}
+			return held;
+		});
+	}
+
+	@Override
+	public void close() {
+		this.polling.cancel(false);
+	}
+
+}
