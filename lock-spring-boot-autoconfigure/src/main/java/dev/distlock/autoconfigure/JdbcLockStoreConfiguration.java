@@ -39,10 +39,11 @@ import org.springframework.util.ClassUtils;
  * Configuration of the JDBC lock store: a {@link JdbcLockStore} on the application's
  * {@link DataSource}, the one marked {@link DistlockDataSource @DistlockDataSource} or
  * else the single (or primary) one, and the {@link JdbcLockSchemaInitializer} of its
- * table. Needs {@code lock-jdbc} and Spring Boot's JDBC support (both brought by
- * {@code lock-spring-boot-starter-jdbc}). The store is created after database
- * initialization (Flyway, Liquibase, the lock table's script), so that a migration may
- * create its table.
+ * table. On PostgreSQL, the listener's connection is opened outside a HikariCP pool
+ * ({@link ListenerConnections}). Needs {@code lock-jdbc} and Spring Boot's JDBC support
+ * (both brought by {@code lock-spring-boot-starter-jdbc}). The store is created after
+ * database initialization (Flyway, Liquibase, the lock table's script), so that a
+ * migration may create its table.
  *
  * @author distlock
  */
@@ -68,16 +69,18 @@ class JdbcLockStoreConfiguration {
 	LockStore jdbcLockStore(@DistlockDataSource ObjectProvider<DataSource> distlockDataSource,
 			ObjectProvider<DataSource> dataSource, JdbcLockStoreProperties properties,
 			DistlockProperties distlockProperties) {
+		DataSource locks = dataSource(distlockDataSource, dataSource);
 		JdbcLockStoreSettings settings = PropertyErrors.named(
 				() -> JdbcLockStoreSettings.builder()
 					.tableName(properties.getTableName())
 					.commandTimeout(properties.getCommandTimeout())
 					.pollInterval(properties.getPollInterval())
 					.maxKeyLength(distlockProperties.getMaxKeyLength())
+					.listenerConnectionFactory(ListenerConnections.outsideThePool(locks))
 					.build(),
 				Map.of("tableName", "distlock.jdbc.table-name", "commandTimeout", "distlock.jdbc.command-timeout",
 						"pollInterval", "distlock.jdbc.poll-interval"));
-		return new JdbcLockStore(dataSource(distlockDataSource, dataSource), settings);
+		return new JdbcLockStore(locks, settings);
 	}
 
 	/**

@@ -55,6 +55,12 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	abstract DataSource dataSource();
 
 	/**
+	 * Return the JDBC URL of this database.
+	 * @return the URL
+	 */
+	abstract String url();
+
+	/**
 	 * Return whether this is an embedded database, as Spring Boot tells them apart.
 	 * @return whether it is embedded
 	 */
@@ -152,8 +158,13 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 		@Override
 		DataSource dataSource() {
 			JdbcDataSource dataSource = new JdbcDataSource();
-			dataSource.setURL("jdbc:h2:mem:" + this.name + ";DB_CLOSE_DELAY=-1");
+			dataSource.setURL(url());
 			return dataSource;
+		}
+
+		@Override
+		String url() {
+			return "jdbc:h2:mem:" + this.name + ";DB_CLOSE_DELAY=-1";
 		}
 
 		@Override
@@ -184,7 +195,12 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 
 		@Override
 		DataSource dataSource() {
-			return new DriverManagerDataSource(POSTGRES_URL + "?currentSchema=" + this.name, "postgres", "");
+			return new DriverManagerDataSource(url(), "postgres", "");
+		}
+
+		@Override
+		String url() {
+			return POSTGRES_URL + "?currentSchema=" + this.name;
 		}
 
 		@Override
@@ -212,7 +228,12 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 
 		@Override
 		DataSource dataSource() {
-			return new DriverManagerDataSource(MARIADB_URL + this.name, "root", "");
+			return new DriverManagerDataSource(url(), "root", "");
+		}
+
+		@Override
+		String url() {
+			return MARIADB_URL + this.name;
 		}
 
 		@Override
