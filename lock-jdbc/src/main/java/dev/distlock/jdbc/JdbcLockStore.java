@@ -184,7 +184,7 @@ public final class JdbcLockStore
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Called on a thread whose Spring-managed transaction runs on this store's
+	 * Called on a thread whose Spring-managed read-write transaction runs on this store's
 	 * {@link DataSource}, the check runs at once on that transaction's connection, on the
 	 * calling thread, and locks the lock's row until the transaction ends
 	 * ({@code FOR SHARE} on PostgreSQL, {@code LOCK IN SHARE MODE} on MySQL and MariaDB,
@@ -209,11 +209,13 @@ public final class JdbcLockStore
 	}
 
 	/**
-	 * Return the connection of the calling thread's transaction on this store's
-	 * {@link DataSource}, or {@code null} if there is none.
+	 * Return the connection of the calling thread's read-write transaction on this
+	 * store's {@link DataSource}, or {@code null} if there is none.
 	 */
 	private @Nullable Connection transactionConnection() {
+		// A read-only transaction commits nothing: there is no commit window to close
 		if (!TransactionSynchronizationManager.isActualTransactionActive()
+				|| TransactionSynchronizationManager.isCurrentTransactionReadOnly()
 				|| !(TransactionSynchronizationManager.getResource(this.dataSource) instanceof ConnectionHolder holder)
 				|| !holder.isSynchronizedWithTransaction()) {
 			return null;

@@ -95,6 +95,35 @@ class JdbcLockStoreCommitWindowTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void aReadOnlyTransactionHasItsOwnershipConfirmedOutsideIt(TestDatabase database) throws Exception {
+		database.assumeAvailable();
+		try (HikariDataSource application = database.pool(4)) {
+			JdbcLockSchema.initialize(application, TABLE);
+			execute(application, "CREATE TABLE IF NOT EXISTS " + LEDGER + " (run_id VARCHAR(64) PRIMARY KEY)");
+			TransactionTemplate readOnly = new TransactionTemplate(new DataSourceTransactionManager(application));
+			readOnly.setReadOnly(true);
+			try (JdbcLockStore store = new JdbcLockStore(application,
+					JdbcLockStoreSettings.builder().tableName(TABLE).build());
+					DefaultLockClient client = new DefaultLockClient(store)) {
+				LockHold hold = client.acquire("read-only:" + UUID.randomUUID(), Duration.ZERO, null);
+				// A locking read would fail in a read-only transaction of PostgreSQL
+				readOnly.executeWithoutResult((status) -> {
+					TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+						@Override
+						public void beforeCommit(boolean readOnly) {
+							hold.confirmOwnership();
+						}
+					});
+					assertThat(exists(application, "no-such-run")).isFalse();
+				});
+				assertThat(hold.isValid()).isTrue();
+				hold.release();
+			}
+		}
+	}
+
 	/**
 	 * Run the scenario {@code runs} times: the transaction on {@code application}, the
 	 * holder's store on {@code holderStoreDataSource}, the other instance on
