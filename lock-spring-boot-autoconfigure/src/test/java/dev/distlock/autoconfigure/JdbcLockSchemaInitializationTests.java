@@ -41,12 +41,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,17 +170,21 @@ class JdbcLockSchemaInitializationTests {
 		}
 	}
 
+	/**
+	 * Start an instance once the other one is ready to start too. A plain application
+	 * context: two SpringApplications starting at once in one JVM race in Spring Boot's
+	 * logging system, not in distlock.
+	 */
 	private static Callable<ConfigurableApplicationContext> startTogether(CyclicBarrier start,
 			JdbcTestDatabase database) {
 		return () -> {
-			SpringApplicationBuilder application = new SpringApplicationBuilder(LockApplication.class)
-				.web(WebApplicationType.NONE)
-				.initializers(
-						(context) -> context.getBeanFactory().registerSingleton("dataSource", database.dataSource()))
-				.properties("distlock.store=jdbc", "distlock.jdbc.initialize-schema=always",
-						"spring.main.banner-mode=off");
+			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+			TestPropertyValues.of("distlock.store=jdbc", "distlock.jdbc.initialize-schema=always").applyTo(context);
+			context.registerBean("dataSource", DataSource.class, database::dataSource);
+			context.register(LockApplication.class);
 			start.await(30, TimeUnit.SECONDS);
-			return application.run();
+			context.refresh();
+			return context;
 		};
 	}
 
