@@ -16,6 +16,7 @@
 
 package dev.distlock.benchmarks.contender;
 
+import java.sql.DriverManager;
 import java.time.Duration;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -28,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * distlock's {@link DefaultLockClient} on a {@link JdbcLockStore} with its default
- * settings, in watchdog mode (no lease given).
+ * settings, in watchdog mode (no lease given), PostgreSQL's listener connection opened
+ * outside the pool as the auto-configuration opens it.
  *
  * @author distlock
  * @since 0.1.0
@@ -43,7 +45,15 @@ final class DistlockJdbcContender implements JdbcLockContender {
 
 	DistlockJdbcContender(HikariDataSource pool, Duration lease) {
 		this.pool = pool;
-		this.store = new JdbcLockStore(pool, JdbcLockStoreSettings.builder().build());
+		// as the auto-configuration does for a HikariCP pool: PostgreSQL's listener
+		// outside the pool
+		String url = pool.getJdbcUrl();
+		String user = pool.getUsername();
+		String password = pool.getPassword();
+		this.store = new JdbcLockStore(pool,
+				JdbcLockStoreSettings.builder()
+					.listenerConnectionFactory(() -> DriverManager.getConnection(url, user, password))
+					.build());
 		this.client = new DefaultLockClient(this.store, LockClientSettings.defaults().withWatchdogLease(lease));
 	}
 
