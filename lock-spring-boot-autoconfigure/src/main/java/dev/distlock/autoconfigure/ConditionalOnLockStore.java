@@ -29,9 +29,10 @@ import org.springframework.context.annotation.Conditional;
 /**
  * Marks the configuration of one lock store: it matches when {@code distlock.store} names
  * that store, or when the property is unset and the store is present (its
- * {@link #classes()} on the classpath and a single {@link #connection()} bean). Either
- * way it backs off when the application defines its own {@code LockStore} or
- * {@code LockClient}. The in-memory store is never chosen without the property.
+ * {@link #classes()} on the classpath and a single {@link #connection()} bean, a primary
+ * one, or one marked with the {@link #qualifier()}). Either way it backs off when the
+ * application defines its own {@code LockStore} or {@code LockClient}. The in-memory
+ * store is never chosen without the property.
  * <p>
  * The store's presence is checked here rather than with {@code @ConditionalOnClass} and
  * {@code @ConditionalOnSingleCandidate} so that what is missing is known: when the
@@ -77,6 +78,13 @@ import org.springframework.context.annotation.Conditional;
 	 * @return the property's name, for example {@code distlock.zookeeper.connect-string}
 	 */
 	String connectionProperty() default "";
+
+	/**
+	 * Qualifier annotation that marks the {@link #connection()} bean to use among several
+	 * when none is the primary one. Empty when the store has none.
+	 * @return the fully qualified annotation name, or empty
+	 */
+	String qualifier() default "";
 
 	/**
 	 * What to add to the application when the {@link #classes()} are missing.

@@ -40,7 +40,8 @@ public class DistlockProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Prefix of every Redis key and channel of a lock. Must not contain '{' or '}'.
+	 * Prefix of every Redis key and channel of a lock. Must not contain '{' or '}'. Not
+	 * used by the JDBC store, whose table is the namespace.
 	 */
 	private String keyPrefix = "lock:";
 
@@ -601,7 +602,8 @@ public class DistlockProperties {
 		REDIS,
 
 		/**
-		 * A relational database (planned: no store module yet).
+		 * A relational database (PostgreSQL, MySQL, MariaDB or H2), with
+		 * {@code lock-jdbc} and the application's {@code DataSource}.
 		 */
 		JDBC,
 

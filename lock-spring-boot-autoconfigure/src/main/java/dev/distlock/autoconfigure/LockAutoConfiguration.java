@@ -44,18 +44,22 @@ import org.springframework.core.env.Environment;
  * when several stores are present and the property is unset. Runs after Spring Boot's
  * Redis auto-configuration (Spring Boot 3.5 and 4.x), backs off when the application
  * defines its own {@link LockStore} or {@link LockClient}, and is off with
- * {@code distlock.enabled=false}.
+ * {@code distlock.enabled=false}. The JDBC store ({@code distlock.store=jdbc}, or
+ * {@code lock-jdbc} and a {@code DataSource} alone) is configured by
+ * {@code JdbcLockStoreConfiguration}, after Spring Boot's {@code DataSource}
+ * auto-configuration.
  *
  * @author distlock
  * @since 0.1.0
  * @see ConditionalOnLockStore
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-		"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
+		"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
-@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class,
-		ZooKeeperLockStoreConfiguration.class })
+@Import(LockStoreConfigurations.class)
 public final class LockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")

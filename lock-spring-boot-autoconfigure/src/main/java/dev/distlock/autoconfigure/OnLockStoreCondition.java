@@ -16,6 +16,7 @@
 
 package dev.distlock.autoconfigure;
 
+import java.lang.annotation.Annotation;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -108,11 +109,29 @@ final class OnLockStoreCondition extends SpringBootCondition implements Configur
 					+ (connectionProperty.isEmpty() ? "" : " and " + connectionProperty + " is not set");
 		}
 		if (names.length > 1 && count(beanFactory, names, BeanDefinition::isPrimary) != 1
-				&& count(beanFactory, names, (definition) -> !definition.isFallback()) != 1) {
+				&& count(beanFactory, names, (definition) -> !definition.isFallback()) != 1
+				&& qualified(annotation.getString("qualifier"), context, beanFactory, names) != 1) {
 			return "there are several " + connection + " beans " + Arrays.toString(names)
-					+ " and none is the primary one";
+					+ " and none is the primary one" + (annotation.getString("qualifier").isEmpty() ? ""
+							: " or the one marked @" + ClassUtils.getShortName(annotation.getString("qualifier")));
 		}
 		return null;
+	}
+
+	/**
+	 * Return how many of the beans carry the qualifier annotation.
+	 */
+	private static long qualified(String qualifier, ConditionContext context,
+			ConfigurableListableBeanFactory beanFactory, String[] names) {
+		if (qualifier.isEmpty() || !ClassUtils.isPresent(qualifier, context.getClassLoader())) {
+			return 0;
+		}
+		@SuppressWarnings("unchecked")
+		Class<? extends Annotation> type = (Class<? extends Annotation>) ClassUtils.resolveClassName(qualifier,
+				context.getClassLoader());
+		return Arrays.stream(names)
+			.filter((name) -> beanFactory.findAnnotationOnBean(name, type, false) != null)
+			.count();
 	}
 
 	/**

@@ -118,6 +118,7 @@ class RedisOutageAdviceTests {
 					.withConfiguration(
 							AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class))
 					.withBean(StringRedisTemplate.class, () -> redis)
+					.withPropertyValues("distlock.store=redis")
 					.withUserConfiguration(JobConfiguration.class)
 					.run((context) -> test.accept(server, context));
 			}

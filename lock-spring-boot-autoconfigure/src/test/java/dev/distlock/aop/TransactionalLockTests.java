@@ -77,7 +77,9 @@ class TransactionalLockTests extends RedisAdviceTestSupport {
 	private static final Duration SLOW_COMMIT = Duration.ofMillis(500);
 
 	private ApplicationContextRunner transactions(Class<?> transactionConfiguration) {
-		return contextRunner().withUserConfiguration(transactionConfiguration, JdbcConfiguration.class);
+		// a DataSource makes the JDBC store present too
+		return contextRunner().withUserConfiguration(transactionConfiguration, JdbcConfiguration.class)
+			.withPropertyValues("distlock.store=redis");
 	}
 
 	@Test

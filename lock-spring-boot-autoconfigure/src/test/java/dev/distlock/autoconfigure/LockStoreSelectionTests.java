@@ -58,9 +58,15 @@ import static org.mockito.Mockito.mock;
 @ExtendWith(OutputCaptureExtension.class)
 class LockStoreSelectionTests {
 
+	// the JDBC store's module, for which JdbcStandInLockStoreConfiguration stands in
+	private static final FilteredClassLoader HIDDEN_JDBC_STORE = new FilteredClassLoader("dev.distlock.jdbc");
+
 	private static final String MEMORY_WARNING = "distlock.store is memory: locks hold within this JVM only";
 
+	// the JDBC store's module is hidden: JdbcStandInLockStoreConfiguration stands in for
+	// it
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withClassLoader(new FilteredClassLoader("dev.distlock.jdbc"))
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class));
 
 	@Test
@@ -100,6 +106,7 @@ class LockStoreSelectionTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockStoreSelectionTests::mockTemplate)
 			.withBean(DataSource.class, JdbcDataSource::new)
 			.withUserConfiguration(JdbcStandInLockStoreConfiguration.class)
+			.withClassLoader(HIDDEN_JDBC_STORE)
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(LockStoreSelectionException.class)
 				.hasMessage("Several lock stores are present (redis, jdbc) and distlock.store does not say "
@@ -111,6 +118,7 @@ class LockStoreSelectionTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockStoreSelectionTests::mockTemplate)
 			.withBean(DataSource.class, JdbcDataSource::new)
 			.withUserConfiguration(JdbcStandInLockStoreConfiguration.class)
+			.withClassLoader(HIDDEN_JDBC_STORE)
 			.withPropertyValues("distlock.store=jdbc")
 			.run((context) -> {
 				assertThat(context).getBean(LockStore.class).isSameAs(JdbcStandInLockStoreConfiguration.STORE);
@@ -123,6 +131,7 @@ class LockStoreSelectionTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockStoreSelectionTests::mockTemplate)
 			.withBean(DataSource.class, JdbcDataSource::new)
 			.withUserConfiguration(JdbcStandInLockStoreConfiguration.class)
+			.withClassLoader(HIDDEN_JDBC_STORE)
 			.withPropertyValues("distlock.store=redis")
 			.run((context) -> assertThat(context).getBean(LockStore.class).isInstanceOf(RedisLockStore.class));
 	}
@@ -131,6 +140,7 @@ class LockStoreSelectionTests {
 	void usesTheSecondStoreWhenItIsTheOnlyStorePresent() {
 		this.contextRunner.withBean(DataSource.class, JdbcDataSource::new)
 			.withUserConfiguration(JdbcStandInLockStoreConfiguration.class)
+			.withClassLoader(HIDDEN_JDBC_STORE)
 			.run((context) -> assertThat(context).getBean(LockStore.class)
 				.isSameAs(JdbcStandInLockStoreConfiguration.STORE));
 	}
@@ -141,6 +151,7 @@ class LockStoreSelectionTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockStoreSelectionTests::mockTemplate)
 			.withBean(DataSource.class, JdbcDataSource::new)
 			.withUserConfiguration(JdbcStandInLockStoreConfiguration.class)
+			.withClassLoader(HIDDEN_JDBC_STORE)
 			.withBean("userLockStore", LockStore.class, () -> userStore)
 			.run((context) -> {
 				assertThat(context).getBean(LockStore.class).isSameAs(userStore);
@@ -223,6 +234,7 @@ class LockStoreSelectionTests {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockStoreSelectionTests::mockTemplate)
 			.withBean(DataSource.class, JdbcDataSource::new)
 			.withUserConfiguration(JdbcStandInLockStoreConfiguration.class)
+			.withClassLoader(HIDDEN_JDBC_STORE)
 			.run((context) -> {
 				FailureAnalysis analysis = new LockStoreSelectionFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();

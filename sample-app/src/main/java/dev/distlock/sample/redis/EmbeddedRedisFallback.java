@@ -41,8 +41,9 @@ import org.springframework.core.env.MapPropertySource;
  * {@code spring.data.redis.host} and {@code spring.data.redis.port} does not answer, so
  * that the sample runs with one command. Logs a warning when it does. Disabled with
  * {@code sample.embedded-redis.enabled=false} (as in the {@code prod} profile), when
- * {@code spring.data.redis.url} is set and during Spring AOT processing at build time,
- * which prepares the bean definitions without connecting to anything. The server is
+ * {@code spring.data.redis.url} is set, when {@code distlock.store} selects another store
+ * than Redis (as in the {@code jdbc} profile) and during Spring AOT processing at build
+ * time, which prepares the bean definitions without connecting to anything. The server is
  * stopped after every other bean of the context.
  *
  * @author distlock
@@ -63,7 +64,8 @@ public class EmbeddedRedisFallback implements ApplicationContextInitializer<Conf
 		ConfigurableEnvironment environment = context.getEnvironment();
 		if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)
 				|| !environment.getProperty(ENABLED_PROPERTY, Boolean.class, true)
-				|| environment.containsProperty("spring.data.redis.url")) {
+				|| environment.containsProperty("spring.data.redis.url")
+				|| !"redis".equalsIgnoreCase(environment.getProperty("distlock.store", "redis"))) {
 			return;
 		}
 		String host = environment.getProperty("spring.data.redis.host", "localhost");

@@ -26,6 +26,8 @@ import java.nio.charset.StandardCharsets;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockStore;
+import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.sample.VoucherApplication;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The application starts an embedded Redis only when the configured one does not answer,
- * and never in profile {@code prod}.
+ * never in profile {@code prod}, and never when {@code distlock.store} selects the JDBC
+ * store.
  *
  * @author distlock
  */
@@ -81,6 +84,21 @@ class EmbeddedRedisFallbackTests {
 			assertThat(context.getEnvironment().getRequiredProperty("spring.data.redis.port", Integer.class))
 				.isEqualTo(silentPort);
 			assertThat(context.containsBean("embeddedRedisServer")).isFalse();
+		}
+	}
+
+	@Test
+	void neverStartsEmbeddedRedisWhenDistlockStoreIsJdbc() throws Exception {
+		int silentPort = freePort();
+		try (ConfigurableApplicationContext context = start(silentPort, "--distlock.store=jdbc")) {
+			assertThat(context.containsBean("embeddedRedisServer")).isFalse();
+			assertThat(context.getBean(LockStore.class)).isInstanceOf(JdbcLockStore.class);
+			// the table of Flyway's V3, then the lock table's script of the default mode
+			// (embedded), in that order
+			LockHandle lock = context.getBean(LockClient.class).obtain("jdbc-store");
+			assertThat(lock.tryLock()).isTrue();
+			assertThat(lock.fencingToken()).isPositive();
+			lock.unlock();
 		}
 	}
 

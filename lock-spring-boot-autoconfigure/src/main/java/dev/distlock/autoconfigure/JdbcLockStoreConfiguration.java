@@ -1,0 +1,117 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.autoconfigure;
+
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import dev.distlock.autoconfigure.DistlockProperties.Store;
+import dev.distlock.core.LockStore;
+import dev.distlock.jdbc.JdbcLockStore;
+import dev.distlock.jdbc.JdbcLockStoreSettings;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Configuration of the JDBC lock store: a {@link JdbcLockStore} on the application's
+ * {@link DataSource}, the one marked {@link DistlockDataSource @DistlockDataSource} or
+ * else the single (or primary) one, and the {@link JdbcLockSchemaInitializer} of its
+ * table. On PostgreSQL, the listener's connection is opened outside a HikariCP pool
+ * ({@link ListenerConnections}). Needs {@code lock-jdbc} and Spring Boot's JDBC support
+ * (both brought by {@code lock-spring-boot-starter-jdbc}). The store is created after
+ * database initialization (Flyway, Liquibase, the lock table's script), so that a
+ * migration may create its table.
+ *
+ * @author distlock
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnLockStore(value = Store.JDBC,
+		classes = { "dev.distlock.jdbc.JdbcLockStore", "org.springframework.boot.jdbc.EmbeddedDatabaseConnection" },
+		connection = "javax.sql.DataSource", qualifier = "dev.distlock.autoconfigure.DistlockDataSource",
+		dependency = "lock-spring-boot-starter-jdbc")
+@EnableConfigurationProperties(JdbcLockStoreProperties.class)
+@Import(JdbcLockStoreConfiguration.DatabaseInitializationDependencies.class)
+class JdbcLockStoreConfiguration {
+
+	@Bean
+	JdbcLockSchemaInitializer distlockJdbcLockSchemaInitializer(
+			@DistlockDataSource ObjectProvider<DataSource> distlockDataSource, ObjectProvider<DataSource> dataSource,
+			JdbcLockStoreProperties properties) {
+		return new JdbcLockSchemaInitializer(dataSource(distlockDataSource, dataSource), properties.getTableName(),
+				properties.getInitializeSchema());
+	}
+
+	@Bean(destroyMethod = "close")
+	@DependsOnDatabaseInitialization
+	LockStore jdbcLockStore(@DistlockDataSource ObjectProvider<DataSource> distlockDataSource,
+			ObjectProvider<DataSource> dataSource, JdbcLockStoreProperties properties,
+			DistlockProperties distlockProperties) {
+		DataSource locks = dataSource(distlockDataSource, dataSource);
+		JdbcLockStoreSettings settings = PropertyErrors.named(
+				() -> JdbcLockStoreSettings.builder()
+					.tableName(properties.getTableName())
+					.commandTimeout(properties.getCommandTimeout())
+					.pollInterval(properties.getPollInterval())
+					.maxKeyLength(distlockProperties.getMaxKeyLength())
+					.listenerConnectionFactory(ListenerConnections.outsideThePool(locks))
+					.build(),
+				Map.of("tableName", "distlock.jdbc.table-name", "commandTimeout", "distlock.jdbc.command-timeout",
+						"pollInterval", "distlock.jdbc.poll-interval"));
+		return new JdbcLockStore(locks, settings);
+	}
+
+	/**
+	 * Return the {@code DataSource} of the locks: the one marked
+	 * {@link DistlockDataSource}, else the only or primary one (the condition made sure
+	 * that there is one).
+	 */
+	private static DataSource dataSource(ObjectProvider<DataSource> distlockDataSource,
+			ObjectProvider<DataSource> dataSource) {
+		return distlockDataSource.getIfAvailable(dataSource::getObject);
+	}
+
+	/**
+	 * Imports Spring Boot's {@code DatabaseInitializationDependencyConfigurer}, which
+	 * makes the beans that depend on database initialization (the store) wait for the
+	 * initializers (Flyway, Liquibase, the lock table's script). By name, and only when
+	 * present: on Spring Boot 4 it is in {@code spring-boot-sql}, which an application
+	 * without JDBC does not have, and this import is read even when the store is not
+	 * selected.
+	 */
+	static final class DatabaseInitializationDependencies implements ImportSelector {
+
+		private static final String CONFIGURER = "org.springframework.boot.sql.init.dependency."
+				+ "DatabaseInitializationDependencyConfigurer";
+
+		@Override
+		public String[] selectImports(AnnotationMetadata importingClassMetadata) {
+			return ClassUtils.isPresent(CONFIGURER, getClass().getClassLoader()) ? new String[] { CONFIGURER }
+					: new String[0];
+		}
+
+	}
+
+}
