@@ -608,7 +608,8 @@ public class DistlockProperties {
 		JDBC,
 
 		/**
-		 * ZooKeeper (planned: no store module yet).
+		 * ZooKeeper, with {@code lock-zookeeper} and the application's
+		 * {@code CuratorFramework} or {@code distlock.zookeeper.connect-string}.
 		 */
 		ZOOKEEPER,
 

@@ -265,7 +265,11 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.async.executor")).isEmpty();
 		assertThat(defaultValue(json, "distlock.reactive.hold-after-cancel")).containsExactly("30s");
 		assertThat(defaultValue(json, "distlock.store")).isEmpty();
-		assertThat(descriptions).hasSize(21).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.zookeeper.connect-string")).isEmpty();
+		assertThat(defaultValue(json, "distlock.zookeeper.base-path")).containsExactly("/distlock");
+		assertThat(defaultValue(json, "distlock.zookeeper.session-timeout")).containsExactly("60s");
+		assertThat(defaultValue(json, "distlock.zookeeper.connection-timeout")).containsExactly("15s");
+		assertThat(descriptions).hasSize(25).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

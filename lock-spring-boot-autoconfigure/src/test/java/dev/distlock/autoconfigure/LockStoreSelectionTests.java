@@ -203,10 +203,10 @@ class LockStoreSelectionTests {
 
 	@Test
 	void failsWhenDistlockStoreNamesAStoreThisVersionLacks() {
-		this.contextRunner.withPropertyValues("distlock.store=zookeeper")
+		this.contextRunner.withPropertyValues("distlock.store=jdbc")
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(LockStoreSelectionException.class)
-				.hasMessage("distlock.store is zookeeper, but this version of distlock has no zookeeper store"));
+				.hasMessage("distlock.store is jdbc, but this version of distlock has no jdbc store"));
 	}
 
 	@Test
@@ -247,10 +247,10 @@ class LockStoreSelectionTests {
 	void reportsAnUnavailableStoreInTheStartupFailureReport(CapturedOutput output) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(EmptyApplication.class)
 			.web(WebApplicationType.NONE)
-			.properties("distlock.store=zookeeper");
+			.properties("distlock.store=jdbc");
 		assertThatExceptionOfType(LockStoreSelectionException.class).isThrownBy(application::run);
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("distlock.store is zookeeper, but this version of distlock has no zookeeper store")
+			.contains("distlock.store is jdbc, but this version of distlock has no jdbc store")
 			.contains("set distlock.store to another store (redis, jdbc, zookeeper, memory)");
 	}
 

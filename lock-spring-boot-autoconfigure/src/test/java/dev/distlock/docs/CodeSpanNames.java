@@ -78,6 +78,8 @@ final class CodeSpanNames {
 			// Spring Integration
 			"RedisLockRegistry", "LockRegistry", "ExpirableLockRegistry", "RenewableLockRegistry", "JdbcLockRegistry",
 			"ZookeeperLockRegistry", "DefaultLockRepository", "WhileLockedProcessor", "RedisLockType",
+			// Apache Curator
+			"CuratorFramework", "InterProcessMutex", "TestingCluster", "TestingServer",
 			// lock4j, Lettuce, Jedis
 			"Lock4j", "LockTemplate", "RedisURI", "ClientOptions", "SslOptions", "JedisPool");
 

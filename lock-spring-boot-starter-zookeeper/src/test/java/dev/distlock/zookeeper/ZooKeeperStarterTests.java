@@ -18,21 +18,24 @@ package dev.distlock.zookeeper;
 
 import java.time.Duration;
 
-import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An application on exactly this starter's dependencies: no Redis on its class path, and
- * the ZooKeeper store selected without {@code distlock.store}.
+ * the ZooKeeper store selected without {@code distlock.store}, by Spring Boot's own
+ * auto-configuration.
  *
  * @author distlock
  */
@@ -48,18 +51,23 @@ class ZooKeeperStarterTests {
 
 	@Test
 	void selectsTheZooKeeperStoreAloneAndLocks() throws Exception {
-		try (TestingServer server = new TestingServer(true)) {
-			new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
-				.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-						"distlock.zookeeper.session-timeout=40s")
-				.run((context) -> {
-					assertThat(context).hasSingleBean(ZooKeeperLockStore.class);
-					try (LockHold hold = context.getBean(LockClient.class)
-						.acquire("starter", Duration.ofSeconds(10), null)) {
-						assertThat(hold.fencingToken()).isPositive();
-					}
-				});
+		try (TestingServer server = new TestingServer(true);
+				ConfigurableApplicationContext context = new SpringApplicationBuilder(StarterApplication.class)
+					.web(WebApplicationType.NONE)
+					.properties("distlock.zookeeper.connect-string=" + server.getConnectString(),
+							"distlock.zookeeper.session-timeout=40s")
+					.run()) {
+			assertThat(context.getBeansOfType(ZooKeeperLockStore.class)).hasSize(1);
+			try (LockHold hold = context.getBean(LockClient.class).acquire("starter", Duration.ofSeconds(10), null)) {
+				assertThat(hold.fencingToken()).isPositive();
+			}
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class StarterApplication {
+
 	}
 
 }

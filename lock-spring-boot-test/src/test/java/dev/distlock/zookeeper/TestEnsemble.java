@@ -97,18 +97,22 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
-	 * Return the children of the node of {@code key}, read after a sync with the leader.
+	 * Return the children of the node of {@code key}, read after a sync with the leader;
+	 * none when the node does not exist.
 	 */
 	List<String> grants(String key) {
 		String path = keyPath(key);
 		try {
-			CompletableFuture<Void> synced = new CompletableFuture<>();
-			this.admin.sync().inBackground((client, event) -> synced.complete(null)).forPath(path);
-			synced.get(10, TimeUnit.SECONDS);
-			return this.admin.getChildren().forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
+			// One session answers in order: the read follows the sync without waiting for
+			// it
+			this.admin.sync().inBackground().forPath(path);
+			CompletableFuture<List<String>> children = new CompletableFuture<>();
+			this.admin.getChildren()
+				.inBackground((client,
+						event) -> children.complete((event.getResultCode() == KeeperException.Code.OK.intValue())
+								? event.getChildren() : List.of()))
+				.forPath(path);
+			return children.get(10, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);

@@ -57,13 +57,10 @@ final class HeldNodes {
 	}
 
 	/**
-	 * Record that the node at {@code path} was deleted.
+	 * Return the grant whose node is at {@code path}, if any.
 	 */
-	void deleted(String path) {
-		Grant grant = this.byPath.get(path);
-		if (grant != null) {
-			grant.lose(NODE_DELETED);
-		}
+	@Nullable Grant at(String path) {
+		return this.byPath.get(path);
 	}
 
 	/**
@@ -94,13 +91,17 @@ final class HeldNodes {
 
 		final long fencingToken;
 
+		/** The session that created the node, which the node lives as long as. */
+		final long sessionId;
+
 		private volatile @Nullable String lost;
 
-		Grant(String key, String token, String path, long fencingToken) {
+		Grant(String key, String token, String path, long fencingToken, long sessionId) {
 			this.key = key;
 			this.token = token;
 			this.path = path;
 			this.fencingToken = fencingToken;
+			this.sessionId = sessionId;
 		}
 
 		void lose(String reason) {

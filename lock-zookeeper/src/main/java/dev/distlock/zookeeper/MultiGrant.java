@@ -156,7 +156,7 @@ final class MultiGrant {
 			for (int i = 0; i < this.keys.size(); i++) {
 				boolean ours = holders.get(i).join() && stats.get(i).join() != null;
 				granted &= ours;
-				refused.add(ours ? new Attempt(false, 0, null) : this.store.busy());
+				refused.add(ours ? new Attempt(false, 0, null) : this.store.heldElsewhere());
 			}
 			if (!granted) {
 				return deleteAll(paths).thenApply((deleted) -> refused);
@@ -165,7 +165,7 @@ final class MultiGrant {
 			for (int i = 0; i < this.keys.size(); i++) {
 				Stat stat = stats.get(i).join();
 				attempts.add(Attempt.granted(this.store.granted(this.keys.get(i), this.token, paths.get(i),
-						(stat != null) ? stat.getCzxid() : 0)));
+						(stat != null) ? stat.getCzxid() : 0, (stat != null) ? stat.getEphemeralOwner() : 0)));
 			}
 			return CompletableFuture.completedFuture(attempts);
 		});

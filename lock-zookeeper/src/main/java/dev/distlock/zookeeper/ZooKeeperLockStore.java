@@ -163,10 +163,19 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Return a refusal: the holder's lease left is unknown while it is alive, and at most
-	 * the session timeout once it died, which is what the refusal says.
+	 * Return a refusal: how long the holder keeps the lock is unknown (as long as it
+	 * lives), so a waiter re-checks often besides its watch.
 	 */
-	Attempt busy() {
+	private static Attempt busy() {
+		return Attempt.busy(null);
+	}
+
+	/**
+	 * Return the refusal of one key of several taken at once that someone else holds: it
+	 * says the session timeout, the longest a holder that died keeps the lock, so that
+	 * the client can tell it from the keys that were free.
+	 */
+	Attempt heldElsewhere() {
 		return Attempt.busy(sessionTimeout());
 	}
 
@@ -196,7 +205,7 @@ public final class ZooKeeperLockStore
 	 * Record a grant and watch its node; return its fencing token.
 	 */
 	private long granted(String key, String token, String name, Stat stat) {
-		Grant grant = new Grant(key, token, this.paths.child(key, name), stat.getCzxid());
+		Grant grant = new Grant(key, token, this.paths.child(key, name), stat.getCzxid(), stat.getEphemeralOwner());
 		this.held.add(grant);
 		watch(grant);
 		return grant.fencingToken;
@@ -363,8 +372,8 @@ public final class ZooKeeperLockStore
 	/**
 	 * Record a grant made by several keys at once.
 	 */
-	long granted(String key, String token, String path, long fencingToken) {
-		Grant grant = new Grant(key, token, path, fencingToken);
+	long granted(String key, String token, String path, long fencingToken, long sessionId) {
+		Grant grant = new Grant(key, token, path, fencingToken, sessionId);
 		this.held.add(grant);
 		watch(grant);
 		return fencingToken;
@@ -415,7 +424,7 @@ public final class ZooKeeperLockStore
 		try {
 			this.client.checkExists().usingWatcher(this.grantWatcher).inBackground((client, event) -> {
 				if (Background.code(event) == Code.NONODE) {
-					this.held.deleted(grant.path);
+					gone(grant);
 				}
 			}).forPath(grant.path);
 		}
@@ -425,8 +434,39 @@ public final class ZooKeeperLockStore
 	}
 
 	private void grantEvent(WatchedEvent event) {
-		if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
-			this.held.deleted(event.getPath());
+		Grant grant = (event.getType() == EventType.NodeDeleted && event.getPath() != null)
+				? this.held.at(event.getPath()) : null;
+		if (grant != null) {
+			gone(grant);
+		}
+	}
+
+	/**
+	 * Record that the node of {@code grant} is gone, once a round trip through the
+	 * client's session tells why: with its session when that session has ended by then
+	 * (the deletion may come just before the expiry reaches the client), else deleted by
+	 * someone.
+	 */
+	private void gone(Grant grant) {
+		try {
+			this.client.sync()
+				.inBackground((client,
+						event) -> grant.lose((Background.code(event) == Code.OK && currentSession() == grant.sessionId)
+								? HeldNodes.NODE_DELETED : HeldNodes.SESSION_EXPIRED))
+				.forPath(this.paths.basePath());
+		}
+		catch (Exception ex) {
+			grant.lose(HeldNodes.NODE_DELETED);
+		}
+	}
+
+	private long currentSession() {
+		try {
+			return this.client.getZookeeperClient().isConnected()
+					? this.client.getZookeeperClient().getZooKeeper().getSessionId() : 0;
+		}
+		catch (Exception ex) {
+			return 0;
 		}
 	}
 

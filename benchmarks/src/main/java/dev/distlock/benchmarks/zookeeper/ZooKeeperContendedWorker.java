@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.benchmarks.zookeeper;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Locker;
+import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Release;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * One process of the contended workload, started by {@link ZooKeeperBenchmarkMain}: its
+ * threads take the one shared key in a loop from a start instant on, and record how long
+ * each grant was waited for during the measured window. It writes the number of grants
+ * measured, then the waits in microseconds, to its output file.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+public final class ZooKeeperContendedWorker {
+
+	static final String KEY = "contended";
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private ZooKeeperContendedWorker() {
+	}
+
+	/**
+	 * Run one worker process.
+	 * @param args contender name, connect string, threads, measurement start (epoch
+	 * millis), measurement end (epoch millis), output file
+	 * @throws Exception if the run fails; the exit code is then non-zero
+	 */
+	public static void main(String[] args) throws Exception {
+		ZooKeeperContender contender = ZooKeeperContender.valueOf(args[0]);
+		int threads = Integer.parseInt(args[2]);
+		long measureStart = Long.parseLong(args[3]);
+		long measureEnd = Long.parseLong(args[4]);
+		Path output = Path.of(args[5]);
+		try (CuratorFramework curator = ZooKeeperContender.curator(args[1]);
+				Locker locker = contender.connect(curator)) {
+			AtomicLong grants = new AtomicLong();
+			AtomicReference<Throwable> failure = new AtomicReference<>();
+			List<List<Long>> waits = new ArrayList<>();
+			List<Thread> workers = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				List<Long> mine = new ArrayList<>();
+				waits.add(mine);
+				Thread worker = new Thread(() -> {
+					try {
+						long requested;
+						while ((requested = System.currentTimeMillis()) < measureEnd) {
+							long startNanos = System.nanoTime();
+							Release release = locker.lock(KEY, WAIT);
+							long waitedMicros = (System.nanoTime() - startNanos) / 1_000;
+							release.release();
+							if (requested >= measureStart) {
+								grants.incrementAndGet();
+								mine.add(waitedMicros);
+							}
+						}
+					}
+					catch (Throwable ex) {
+						failure.compareAndSet(null, ex);
+					}
+				}, "contended-" + i);
+				worker.start();
+				workers.add(worker);
+			}
+			for (Thread worker : workers) {
+				worker.join();
+			}
+			if (failure.get() != null) {
+				throw new IllegalStateException("Contended worker failed: " + failure.get(), failure.get());
+			}
+			Files.writeString(output,
+					grants.get() + "\n"
+							+ waits.stream().flatMap(List::stream).map(String::valueOf).collect(Collectors.joining(" "))
+							+ "\n");
+		}
+		System.exit(0);
+	}
+
+}
