@@ -178,7 +178,7 @@ abstract class LockClientFacade implements LockClient {
 			}
 			if (caller != null && !caller.equals(LockCaller.current())) {
 				// The code that asked names itself on the filter's thread too
-				LockCaller.call(caller, () -> {
+				LockCaller.<@Nullable Void, RuntimeException>call(caller, () -> {
 					startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
 					return null;
 				});

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockLostException;
+import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -96,17 +97,17 @@ class SessionLeaseTests {
 	 */
 	static final class SessionStore extends ForwardingLockStore implements SessionLeaseExtension {
 
-		private final InMemoryLockStore memory;
+		private final ControllableInMemoryLockStore memory;
 
 		volatile int acquires;
 
 		volatile boolean sessionExpired;
 
 		SessionStore() {
-			this(new InMemoryLockStore());
+			this(new ControllableInMemoryLockStore());
 		}
 
-		private SessionStore(InMemoryLockStore memory) {
+		private SessionStore(ControllableInMemoryLockStore memory) {
 			super(memory);
 			this.memory = memory;
 		}

@@ -23,6 +23,8 @@ import java.time.Duration;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Borrows a connection of the store's {@code DataSource} for one statement or one short
  * transaction and returns it at once; every statement it prepares is bounded by the
@@ -56,7 +58,7 @@ final class Connections {
 	/**
 	 * Run {@code work} on a borrowed connection in auto-commit mode.
 	 */
-	<T> T withConnection(Work<T> work) throws SQLException {
+	<T extends @Nullable Object> T withConnection(Work<T> work) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
 			return work.run(connection);
 		}
@@ -67,7 +69,7 @@ final class Connections {
 	 * returns, rolled back if it throws or asks for it with {@link RollbackAndReturn}. A
 	 * transaction the database chose as a deadlock victim is run again, twice at most.
 	 */
-	<T> T inTransaction(Work<T> work) throws SQLException {
+	<T extends @Nullable Object> T inTransaction(Work<T> work) throws SQLException {
 		for (int attempt = 1;; attempt++) {
 			try {
 				return inOneTransaction(work);
@@ -84,7 +86,7 @@ final class Connections {
 		return "40001".equals(ex.getSQLState()) || "40P01".equals(ex.getSQLState());
 	}
 
-	private <T> T inOneTransaction(Work<T> work) throws SQLException {
+	private <T extends @Nullable Object> T inOneTransaction(Work<T> work) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
 			if (autoCommit) {
@@ -139,7 +141,7 @@ final class Connections {
 	 * @param <T> the result
 	 */
 	@FunctionalInterface
-	interface Work<T> {
+	interface Work<T extends @Nullable Object> {
 
 		T run(Connection connection) throws SQLException;
 

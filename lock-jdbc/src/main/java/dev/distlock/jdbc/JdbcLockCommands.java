@@ -75,7 +75,7 @@ final class JdbcLockCommands extends BlockingLockStore {
 	/**
 	 * Run blocking work on the store's executor, as {@link BlockingLockStore#call} does.
 	 */
-	<T> CompletableFuture<T> run(String key, String operation, Callable<T> work) {
+	<T extends @Nullable Object> CompletableFuture<T> run(String key, String operation, Callable<T> work) {
 		return call(key, operation, work);
 	}
 
@@ -259,7 +259,7 @@ final class JdbcLockCommands extends BlockingLockStore {
 	 * Free a key whoever holds it, and return its owner's token.
 	 */
 	@Nullable String forceRelease(String key) throws SQLException {
-		String owner = this.connections.inTransaction((connection) -> {
+		String owner = this.connections.<@Nullable String>inTransaction((connection) -> {
 			Row row = lockAndRead(connection, key);
 			if (!row.held()) {
 				return null;

@@ -231,6 +231,9 @@ public final class JdbcLockStore
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		keys.forEach((key) -> checkKeyAndToken(key, token));
@@ -238,6 +241,9 @@ public final class JdbcLockStore
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		checkKeyAndToken(key, nextToken);
 		return this.commands.run(key, "hand over", () -> this.commands.handOver(key, token, nextToken, lease));
@@ -249,6 +255,9 @@ public final class JdbcLockStore
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		return this.commands.run(key, "force-release", () -> this.commands.forceRelease(key));
 	}

@@ -155,17 +155,19 @@ public final class JdbcLockStoreSettings {
 	 * @throws IllegalArgumentException naming the setting, if the name is not valid
 	 */
 	static String validTableName(@Nullable String tableName) {
-		Assert.isTrue(tableName != null && TABLE_NAME.matcher(tableName).matches(),
-				() -> "'tableName' (distlock.jdbc.table-name) must be a letter or an underscore, "
-						+ "then letters, digits and underscores, but was '" + tableName + "'");
+		if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
+			throw new IllegalArgumentException("'tableName' (distlock.jdbc.table-name) must be a letter or an "
+					+ "underscore, then letters, digits and underscores, but was '" + tableName + "'");
+		}
 		Assert.isTrue(tableName.length() <= MAX_TABLE_NAME_LENGTH, () -> "'tableName' (distlock.jdbc.table-name) "
 				+ "must have at most " + MAX_TABLE_NAME_LENGTH + " characters, but was '" + tableName + "'");
 		return tableName;
 	}
 
 	private static Duration positive(@Nullable Duration duration, String name) {
-		Assert.isTrue(duration != null && !duration.isNegative() && !duration.isZero(),
-				() -> "'" + name + "' must be positive, but was " + duration);
+		if (duration == null || duration.isNegative() || duration.isZero()) {
+			throw new IllegalArgumentException("'" + name + "' must be positive, but was " + duration);
+		}
 		return duration;
 	}
 

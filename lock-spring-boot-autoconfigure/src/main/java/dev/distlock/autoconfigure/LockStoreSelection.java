@@ -140,9 +140,8 @@ final class LockStoreSelection {
 			String name = OnLockStoreCondition.name(selected);
 			String missing = this.missing.get(selected);
 			throw new LockStoreSelectionException(
-					"distlock.store is " + name + ", but "
-							+ ((missing != null) ? "the " + name + " store is not available: " + missing
-									: "this version of distlock has no " + name + " store"),
+					"distlock.store is " + name + ", but the " + name + " store is not available"
+							+ ((missing != null) ? ": " + missing : ""),
 					"Add what the " + name + " store needs, or set distlock.store to another store ("
 							+ names(EnumSet.allOf(Store.class)) + ").");
 		}

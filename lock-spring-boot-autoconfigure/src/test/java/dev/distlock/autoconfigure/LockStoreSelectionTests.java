@@ -202,11 +202,12 @@ class LockStoreSelectionTests {
 	}
 
 	@Test
-	void failsWhenDistlockStoreNamesAStoreThisVersionLacks() {
+	void failsWhenDistlockStoreNamesAStoreWhoseModuleIsAbsent() {
 		this.contextRunner.withPropertyValues("distlock.store=jdbc")
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(LockStoreSelectionException.class)
-				.hasMessage("distlock.store is jdbc, but this version of distlock has no jdbc store"));
+				.hasMessage("distlock.store is jdbc, but the jdbc store is not available: class "
+						+ "dev.distlock.jdbc.JdbcLockStore is not on the classpath (add lock-spring-boot-starter-jdbc)"));
 	}
 
 	@Test
@@ -250,7 +251,8 @@ class LockStoreSelectionTests {
 			.properties("distlock.store=jdbc");
 		assertThatExceptionOfType(LockStoreSelectionException.class).isThrownBy(application::run);
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("distlock.store is jdbc, but this version of distlock has no jdbc store")
+			.contains(
+					"distlock.store is jdbc, but the jdbc store is not available: there is no javax.sql.DataSource bean")
 			.contains("set distlock.store to another store (redis, jdbc, zookeeper, memory)");
 	}
 

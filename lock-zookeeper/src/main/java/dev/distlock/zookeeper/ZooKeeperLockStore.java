@@ -299,6 +299,9 @@ public final class ZooKeeperLockStore
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		return new MultiGrant(this, keys, token).acquire();
 	}
@@ -316,6 +319,9 @@ public final class ZooKeeperLockStore
 	}
 
 	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		return sync(key, "force-release").thenCompose((synced) -> children(key, "force-release"))
 			.thenCompose((children) -> {
@@ -396,7 +402,7 @@ public final class ZooKeeperLockStore
 	CompletableFuture<@Nullable Stat> stat(String key, String path, String what) {
 		return this.background
 			.call(key, what, (callback) -> this.client.checkExists().inBackground(callback).forPath(path), Code.NONODE)
-			.thenApply(CuratorEvent::getStat);
+			.<@Nullable Stat>thenApply(CuratorEvent::getStat);
 	}
 
 	/**

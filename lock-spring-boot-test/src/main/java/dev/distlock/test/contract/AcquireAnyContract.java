@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -104,7 +105,9 @@ abstract class AcquireAnyContract extends ContractGroup {
 			waitAtMost(SECOND).during(Duration.ofMillis(300)).until(() -> !ninth.isDone());
 			int released = ThreadLocalRandom.current().nextInt(8);
 			waitAtMost(SECOND).until(() -> releaseOne.size() == 8);
-			releaseOne.get(released).countDown();
+			CountDownLatch holderOfReleased = releaseOne.get(released);
+			assertThat(holderOfReleased).as("the holder of segment %d", released).isNotNull();
+			Objects.requireNonNull(holderOfReleased).countDown();
 			SegmentHold taken = ninth.get(10, TimeUnit.SECONDS);
 			assertThat(taken.segment()).isEqualTo(released);
 			assertThat(taken.key()).isEqualTo(keys.get(released));
