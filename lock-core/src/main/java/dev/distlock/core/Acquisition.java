@@ -123,7 +123,7 @@ final class Acquisition {
 	/** The key this caller registered as waiting for in the store; -1 for none. */
 	private int registered = -1;
 
-	private boolean inFlight;
+	private Phase phase = Phase.TAKING_TURNS;
 
 	/** The key this caller is counted as waiting in the store for, if any. */
 	private @Nullable String countedKey;
@@ -146,8 +146,6 @@ final class Acquisition {
 	private @Nullable Duration holderLeaseRemaining;
 
 	private @Nullable String busyKey;
-
-	private boolean done;
 
 	/**
 	 * Create an acquisition.
@@ -202,14 +200,32 @@ final class Acquisition {
 	 */
 	void stop(Throwable reason) {
 		post(() -> {
-			if (this.done || this.stopped != null) {
+			if (isDone() || this.stopped != null) {
 				return;
 			}
 			this.stopped = reason;
-			if (!this.inFlight) {
+			if (!isRequesting()) {
 				finish(reason);
 			}
 		});
+	}
+
+	/**
+	 * Move to {@code next}: the one place the phase changes. {@link Phase#DONE} is final:
+	 * a reply that arrives after the acquisition gave up leaves it done.
+	 */
+	private void enter(Phase next) {
+		if (this.phase != Phase.DONE) {
+			this.phase = next;
+		}
+	}
+
+	private boolean isDone() {
+		return this.phase == Phase.DONE;
+	}
+
+	private boolean isRequesting() {
+		return this.phase == Phase.REQUESTING;
 	}
 
 	// Events
@@ -244,7 +260,7 @@ final class Acquisition {
 	}
 
 	private void takeTurns() {
-		while (!this.done && this.variant.takesTurn() && this.turns < this.entries.size()) {
+		while (!isDone() && this.variant.takesTurn() && this.turns < this.entries.size()) {
 			LockEntry entry = this.entries.get(this.turns);
 			if (!this.waits) {
 				if (!entry.queue.tryTake()) {
@@ -264,14 +280,14 @@ final class Acquisition {
 			}
 			tookTurn();
 		}
-		if (!this.done) {
+		if (!isDone()) {
 			turnsTaken();
 		}
 	}
 
 	private void onTurn() {
 		this.pendingTurn = null;
-		if (this.done) {
+		if (isDone()) {
 			// Granted while giving up: pass it on
 			this.engine.passTurn(this.entries.get(this.turns), null);
 			return;
@@ -308,6 +324,7 @@ final class Acquisition {
 			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.deadline - System.nanoTime());
 			if (yieldNanos > 0) {
 				armDeadline();
+				enter(Phase.WAITING);
 				this.recheck = this.engine.schedule(() -> post(this::onRecheck), yieldNanos);
 				return;
 			}
@@ -326,10 +343,10 @@ final class Acquisition {
 			return;
 		}
 		long requestedAt = System.nanoTime();
-		this.inFlight = true;
+		enter(Phase.REQUESTING);
 		Stages.send(() -> entry.ownership.expireAfter(entry.key, handedOver.token(), this.lease))
 			.whenComplete((owned, failure) -> post(() -> {
-				this.inFlight = false;
+				enter(Phase.WAITING);
 				if (failure == null && Boolean.TRUE.equals(owned)) {
 					adopted(entry, handedOver, requestedAt);
 					return;
@@ -355,14 +372,14 @@ final class Acquisition {
 	}
 
 	private void attempt() {
-		if (this.done) {
+		if (isDone()) {
 			return;
 		}
 		if (this.engine.isClosed()) {
 			finish(this.engine.closedException());
 			return;
 		}
-		this.inFlight = true;
+		enter(Phase.REQUESTING);
 		this.wakeUpsAtRequest = this.wakeUps;
 		boolean waiting = this.waits && this.stopped == null && this.deadline - System.nanoTime() > 0;
 		long requestedAt = System.nanoTime();
@@ -387,7 +404,7 @@ final class Acquisition {
 	}
 
 	private void onReply(@Nullable List<Attempt> attempts, @Nullable Throwable failure, long requestedAt) {
-		this.inFlight = false;
+		enter(Phase.WAITING);
 		if (failure != null) {
 			// The store may still run the request: release what it may have granted
 			requestedKeys().forEach((i) -> this.engine.releaseInBackground(this.entries.get(i), token(i)));
@@ -484,7 +501,7 @@ final class Acquisition {
 		this.wakeUps++;
 		this.goal.released(at);
 		ScheduledFuture<?> armed = this.recheck;
-		if (!this.done && !this.inFlight && armed != null && isSubscribed()) {
+		if (!isDone() && !isRequesting() && armed != null && isSubscribed()) {
 			armed.cancel(false);
 			this.recheck = null;
 			int next = this.goal.next();
@@ -531,7 +548,7 @@ final class Acquisition {
 
 	private void onRecheck() {
 		this.recheck = null;
-		if (!this.done && !this.inFlight) {
+		if (!isDone() && !isRequesting()) {
 			this.index = this.goal.restart(this.index);
 			attempt();
 		}
@@ -552,7 +569,7 @@ final class Acquisition {
 
 	private void onDeadline() {
 		this.deadlineTask = null;
-		if (this.done || this.inFlight) {
+		if (isDone() || isRequesting()) {
 			// A reply in flight decides: it comes within the store's command timeout
 			return;
 		}
@@ -562,7 +579,7 @@ final class Acquisition {
 	// Outcomes
 
 	private void succeed() {
-		this.done = true;
+		enter(Phase.DONE);
 		cleanUp();
 		for (int i = 0; i < this.granted.size(); i++) {
 			this.trackings.get(i).acquired(this.granted.get(i).fencingToken);
@@ -579,10 +596,10 @@ final class Acquisition {
 	 * local caller registers after this one left), every entry unreserved.
 	 */
 	private void finish(@Nullable Throwable failure) {
-		if (this.done) {
+		if (isDone()) {
 			return;
 		}
-		this.done = true;
+		enter(Phase.DONE);
 		cleanUp();
 		this.granted.forEach((lease) -> {
 			if (this.engine.forget(lease)) {
@@ -755,6 +772,29 @@ final class Acquisition {
 		if (task != null) {
 			task.cancel(false);
 		}
+	}
+
+	/**
+	 * Where an acquisition is: each event reads it, and only {@link #enter(Phase)}
+	 * changes it.
+	 */
+	private enum Phase {
+
+		/** Queued for the local turn of each key, for variants that take one. */
+		TAKING_TURNS,
+
+		/** A store request is in flight; its reply decides what comes next. */
+		REQUESTING,
+
+		/**
+		 * Refused, or handed a turn with a yield: waiting for a release, a re-check or
+		 * the deadline, whichever comes first.
+		 */
+		WAITING,
+
+		/** Granted or given up; nothing changes any more. */
+		DONE
+
 	}
 
 }

@@ -269,7 +269,11 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.zookeeper.base-path")).containsExactly("/distlock");
 		assertThat(defaultValue(json, "distlock.zookeeper.session-timeout")).containsExactly("60s");
 		assertThat(defaultValue(json, "distlock.zookeeper.connection-timeout")).containsExactly("15s");
-		assertThat(descriptions).hasSize(25).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.jdbc.table-name")).containsExactly("distlock_lock");
+		assertThat(defaultValue(json, "distlock.jdbc.command-timeout")).containsExactly("3s");
+		assertThat(defaultValue(json, "distlock.jdbc.poll-interval")).containsExactly("100ms");
+		assertThat(defaultValue(json, "distlock.jdbc.initialize-schema")).containsExactly("embedded");
+		assertThat(descriptions).hasSize(29).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {
