@@ -18,6 +18,7 @@ package dev.distlock.aop;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,6 +76,27 @@ class VirtualThreadLockTests extends RedisAdviceTestSupport {
 			});
 	}
 
+	@Test
+	void runsAsynchronousBodiesOnVirtualThreadsWhenTheyAreOnAndThereIsNoApplicationTaskExecutor() {
+		assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21 or later");
+		contextRunner().withPropertyValues("spring.threads.virtual.enabled=true")
+			.withUserConfiguration(CounterConfiguration.class)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean("applicationTaskExecutor");
+				Counter counter = context.getBean(Counter.class);
+				List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+				for (int i = 0; i < CALLS; i++) {
+					calls.add(counter.incrementAsync());
+				}
+				for (CompletableFuture<Boolean> call : calls) {
+					assertThat(call.get(60, TimeUnit.SECONDS)).as("the body ran on a virtual thread").isTrue();
+				}
+				assertThat(counter.value()).isEqualTo(CALLS);
+				assertThat(counter.mostInside()).isEqualTo(1);
+				assertThat(lockedKeys()).isEmpty();
+			});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableAspectJAutoProxy(proxyTargetClass = true)
 	static class CounterConfiguration {
@@ -106,6 +128,11 @@ class VirtualThreadLockTests extends RedisAdviceTestSupport {
 			this.value = current + 1;
 			this.inside.decrementAndGet();
 			return isVirtual(Thread.currentThread());
+		}
+
+		@DistributedLock(key = "'counter'", waitTime = "60s")
+		public CompletableFuture<Boolean> incrementAsync() throws InterruptedException {
+			return CompletableFuture.completedFuture(increment());
 		}
 
 		public int value() {
