@@ -33,10 +33,14 @@ import dev.distlock.core.Stages;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
 import dev.distlock.core.StageTimeouts;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.TimeoutOptions;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -139,6 +143,58 @@ class RedisLockStoreNonBlockingTests extends RedisStoreTestSupport {
 				assertThatExceptionOfType(CompletionException.class).isThrownBy(attempt::join)
 					.havingCause()
 					.isInstanceOf(LockBackendException.class);
+			}
+			finally {
+				server.resume();
+				store.close();
+				lettuce.destroy();
+			}
+		}
+	}
+
+	@Test
+	void aScriptRedisNoLongerKnowsIsNotSentAgainAsSourceOnceItsRequestTimedOut() {
+		try (RedisServerHandle server = TestRedis.startServer()) {
+			// Lettuce leaves its asynchronous commands unbounded here, so only the
+			// store's
+			// own bound ends the request, and the NOSCRIPT answer comes after it
+			LettuceConnectionFactory lettuce = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(server.endpoint().host(), server.endpoint().port()),
+					LettuceClientConfiguration.builder()
+						.commandTimeout(Duration.ofMillis(500))
+						.clientOptions(ClientOptions.builder()
+							.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
+							.build())
+						.build());
+			lettuce.afterPropertiesSet();
+			lettuce.start();
+			StringRedisTemplate redis = TestRedis.template(lettuce);
+			RedisLockStore store = new RedisLockStore(redis);
+			try {
+				Awaitility.await("the connection is made")
+					.atMost(Duration.ofSeconds(10))
+					.ignoreExceptions()
+					.until(() -> Stages.join(store.tryAcquire("noscript-warm-up", "a", LEASE)).acquired());
+				redis.execute((RedisCallback<Void>) (connection) -> {
+					connection.scriptingCommands().scriptFlush();
+					return null;
+				});
+				server.pause();
+				CompletableFuture<Attempt> late = store.tryAcquire("noscript-late", "gave-up", LEASE)
+					.toCompletableFuture();
+				Awaitility.await("the request times out").atMost(Duration.ofSeconds(10)).until(late::isDone);
+				assertThat(late).isCompletedExceptionally();
+				server.resume();
+				// Answered after the late NOSCRIPT on the same connection, and itself
+				// sent
+				// again as source after its own NOSCRIPT
+				Awaitility.await("a later acquire is answered")
+					.atMost(Duration.ofSeconds(10))
+					.ignoreExceptions()
+					.until(() -> Stages.join(store.tryAcquire("noscript-after", "next", LEASE)).acquired());
+				assertThat(Stages.join(store.inspect("noscript-late")).held())
+					.as("the timed-out acquire was not sent again as source")
+					.isFalse();
 			}
 			finally {
 				server.resume();
