@@ -16,9 +16,7 @@
 
 package dev.distlock.benchmarks;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +40,7 @@ import dev.distlock.benchmarks.workload.ReadWriteWorkload;
 import dev.distlock.benchmarks.workload.ReaderRenewalWorkload;
 import dev.distlock.benchmarks.workload.UncontendedRounds;
 import dev.distlock.benchmarks.workload.UncontendedWorkload;
+import dev.distlock.testing.RunProvenance;
 
 /**
  * Runs every workload against every library on one Redis it starts itself, and writes the
@@ -80,8 +79,8 @@ public final class BenchmarkMain {
 		Path work = Files.createTempDirectory("distlock-benchmarks");
 		Measurements measurements = new Measurements();
 		measurements.started = Instant.now();
-		measurements.commit = commit();
-		String loadAtStart = loadAverage();
+		measurements.commit = RunProvenance.commit("benchmarks.commit");
+		String loadAtStart = RunProvenance.loadAverage();
 		Machine machine;
 		try (RedisServer redis = RedisServer.start(work.resolve("redis.log").toFile());
 				RedisAdmin admin = new RedisAdmin(redis.endpoint())) {
@@ -146,7 +145,7 @@ public final class BenchmarkMain {
 		log("annotation overhead (JMH)");
 		measurements.annotation = Outcome.of(() -> AnnotationOverhead
 			.measure(ManagementFactory.getRuntimeMXBean().getInputArguments(), settings.jmhIterationSeconds()));
-		measurements.loadAverages = loadAtStart + " / " + loadAverage();
+		measurements.loadAverages = loadAtStart + " / " + RunProvenance.loadAverage();
 		String report = new MarkdownReport(machine, settings).render(measurements, Instant.now());
 		Files.createDirectories(output.toAbsolutePath().getParent());
 		Files.writeString(output, report);
@@ -162,38 +161,6 @@ public final class BenchmarkMain {
 			return List.of(Contender.values());
 		}
 		return Arrays.stream(names.split(",")).map(String::trim).map(Contender::valueOf).sorted().toList();
-	}
-
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-	}
-
-	/**
-	 * Return the commit the run measures ({@code benchmarks.commit}, else
-	 * {@code git rev-parse --short HEAD}), for the report's provenance line.
-	 */
-	private static String commit() {
-		String commit = System.getProperty("benchmarks.commit");
-		if (commit != null && !commit.isBlank()) {
-			return commit;
-		}
-		try {
-			Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-			return (git.waitFor() == 0 && !out.isEmpty()) ? out : "unknown";
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "unknown";
-		}
 	}
 
 	private static void log(String message) {

@@ -16,8 +16,6 @@
 
 package dev.distlock.benchmarks;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +38,7 @@ import dev.distlock.benchmarks.workload.JdbcContendedWorkload;
 import dev.distlock.benchmarks.workload.Latency;
 import dev.distlock.benchmarks.workload.Phases;
 import dev.distlock.benchmarks.workload.UncontendedWorkload;
+import dev.distlock.testing.RunProvenance;
 
 /**
  * Runs the JDBC benchmarks: distlock's JDBC store, ShedLock's JDBC provider and Spring
@@ -120,7 +119,8 @@ public final class JdbcBenchmarkMain {
 				+ seconds(uncontendedPhases) + "; contended " + PROCESSES + " processes x " + THREADS_PER_PROCESS
 				+ " threads, " + seconds(contendedPhases) + "; " + HELD_LOCKS + " locks held for the connection count"
 				+ (quick ? "; QUICK RUN: the figures mean nothing" : "");
-		String report = new JdbcReport(machine, settings).render(commit(), started, Instant.now(), measured, skipped);
+		String report = new JdbcReport(machine, settings).render(RunProvenance.commit("benchmarks.commit"), started,
+				Instant.now(), measured, skipped);
 		Files.createDirectories(output.toAbsolutePath().getParent());
 		Files.writeString(output, report);
 		System.out.println(report);
@@ -168,25 +168,6 @@ public final class JdbcBenchmarkMain {
 	private static String seconds(Phases phases) {
 		return phases.warmup().toMillis() / 1000.0 + " s warm-up + " + phases.measure().toMillis() / 1000.0
 				+ " s measured";
-	}
-
-	private static String commit() {
-		String commit = System.getProperty("benchmarks.commit");
-		if (commit != null && !commit.isBlank()) {
-			return commit;
-		}
-		try {
-			Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-			return (git.waitFor() == 0 && !out.isEmpty()) ? out : "unknown";
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "unknown";
-		}
 	}
 
 	private static void log(String message) {

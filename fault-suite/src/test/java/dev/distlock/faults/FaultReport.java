@@ -18,7 +18,6 @@ package dev.distlock.faults;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,6 +26,8 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.distlock.testing.RunProvenance;
 
 /**
  * The results table of one run of the suite, in Markdown: one row per scenario (or
@@ -73,29 +74,10 @@ final class FaultReport {
 				+ System.getProperty("java.version") + ", Redis " + this.redisVersion + " on loopback.";
 	}
 
-	/**
-	 * Return the commit the run measures ({@code git rev-parse --short HEAD}), or
-	 * {@code unknown}.
-	 */
-	private static String commit() {
-		try {
-			Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-			return (git.waitFor() == 0 && !out.isEmpty()) ? out : "unknown";
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "unknown";
-		}
-	}
-
 	synchronized String toMarkdown() {
 		StringBuilder out = new StringBuilder();
 		out.append("# distlock fault-injection suite: ").append(this.tier.name().toLowerCase()).append(" tier\n\n");
-		out.append(provenance(commit(), Instant.now())).append("\n\n");
+		out.append(provenance(RunProvenance.commit(), Instant.now())).append("\n\n");
 		out.append("Run ")
 			.append(this.started.truncatedTo(ChronoUnit.SECONDS))
 			.append(", ")

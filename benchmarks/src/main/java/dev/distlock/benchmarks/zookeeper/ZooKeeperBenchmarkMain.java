@@ -17,7 +17,6 @@
 package dev.distlock.benchmarks.zookeeper;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +34,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Locker;
 import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Release;
+import dev.distlock.testing.RunProvenance;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingCluster;
 
@@ -75,7 +75,7 @@ public final class ZooKeeperBenchmarkMain {
 			.of(System.getProperty("benchmarks.zookeeper.output", "results/zookeeper-benchmark-results.md"));
 		Path work = Files.createTempDirectory("distlock-zookeeper-benchmarks");
 		Instant started = Instant.now();
-		String load = loadAverage();
+		String load = RunProvenance.loadAverage();
 		Map<ZooKeeperContender, Double> single = new EnumMap<>(ZooKeeperContender.class);
 		Map<ZooKeeperContender, Double> multi = new EnumMap<>(ZooKeeperContender.class);
 		Map<ZooKeeperContender, Contended> contended = new EnumMap<>(ZooKeeperContender.class);
@@ -94,7 +94,8 @@ public final class ZooKeeperBenchmarkMain {
 				contended.put(contender, contended(contender, connect, warmUp, measured, work));
 			}
 		}
-		String report = report(started, load + " / " + loadAverage(), quick, measured, single, multi, contended);
+		String report = report(started, load + " / " + RunProvenance.loadAverage(), quick, measured, single, multi,
+				contended);
 		Files.createDirectories(output.toAbsolutePath().getParent());
 		Files.writeString(output, report);
 		System.out.println(report);
@@ -195,7 +196,7 @@ public final class ZooKeeperBenchmarkMain {
 		StringBuilder report = new StringBuilder();
 		report.append("# ZooKeeper benchmark results\n\n");
 		report.append("Provenance: commit ")
-			.append(commit())
+			.append(RunProvenance.commit("benchmarks.commit"))
 			.append("; date ")
 			.append(started.toString(), 0, 10)
 			.append("; duration ")
@@ -244,30 +245,6 @@ public final class ZooKeeperBenchmarkMain {
 
 	private static String javaExecutable() {
 		return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-	}
-
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-	}
-
-	private static String commit() {
-		try {
-			Process git = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-			return (git.waitFor() == 0 && !out.isEmpty()) ? out : "unknown";
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "unknown";
-		}
 	}
 
 	private static void log(String message) {
