@@ -251,8 +251,10 @@ class LockStoreSelectionTests {
 			.properties("distlock.store=jdbc");
 		assertThatExceptionOfType(LockStoreSelectionException.class).isThrownBy(application::run);
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains(
-					"distlock.store is jdbc, but the jdbc store is not available: there is no javax.sql.DataSource bean")
+			// what it misses depends on the classpath: lock-jdbc (the Redis starter's
+			// run),
+			// else a DataSource
+			.contains("distlock.store is jdbc, but the jdbc store is not available: ")
 			.contains("set distlock.store to another store (redis, jdbc, zookeeper, memory)");
 	}
 

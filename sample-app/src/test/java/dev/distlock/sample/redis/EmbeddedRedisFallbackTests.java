@@ -93,7 +93,7 @@ class EmbeddedRedisFallbackTests {
 		try (ConfigurableApplicationContext context = start(silentPort, "--distlock.store=jdbc")) {
 			assertThat(context.containsBean("embeddedRedisServer")).isFalse();
 			assertThat(context.getBean(LockStore.class)).isInstanceOf(JdbcLockStore.class);
-			// the table of Flyway's V3, then the lock table's script of the default mode
+			// the table of Flyway's V4, then the lock table's script of the default mode
 			// (embedded), in that order
 			LockHandle lock = context.getBean(LockClient.class).obtain("jdbc-store");
 			assertThat(lock.tryLock()).isTrue();
