@@ -66,7 +66,9 @@ abstract class RedisClientApplicationTests {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(LockedApplication.class)
 			.web(WebApplicationType.NONE)
 			.properties("spring.data.redis.host=" + endpoint.host(), "spring.data.redis.port=" + endpoint.port(),
-					"spring.data.redis.timeout=5s")
+					"spring.data.redis.timeout=5s",
+					// the JDBC store is on this module's test classpath too, with H2
+					"distlock.store=redis")
 			.run()) {
 			assertThat(context.getBean(RedisConnectionFactory.class).getClass().getName())
 				.isEqualTo(expectedConnectionFactory());
