@@ -123,7 +123,7 @@ class ZooKeeperLockStoreConfigurationTests {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader("dev.distlock.redis", "org.springframework.data.redis"))
 			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-					"distlock.zookeeper.session-timeout=40s")
+					"distlock.watchdog-lease=5s", "distlock.zookeeper.session-timeout=10s")
 			.run((context) -> assertThat(context).hasSingleBean(ZooKeeperLockStore.class));
 	}
 
