@@ -73,7 +73,7 @@ class JdbcLockStoreCommitWindowTests {
 	void noTransactionCommitsAfterItsLockWasTakenOver(TestDatabase database) throws Exception {
 		database.assumeAvailable();
 		try (HikariDataSource application = database.pool(4); HikariDataSource other = database.pool(4)) {
-			Outcomes outcomes = run(application, application, other, 100);
+			Outcomes outcomes = run(application, application, other, 40);
 			System.out.println(database + ", the check on the transaction's connection: " + outcomes);
 			assertThat(outcomes.committedAfterLoss).as("committed after the lock was lost, of %s", outcomes).isZero();
 			assertThat(outcomes.committed).as("committed in time, of %s", outcomes).isPositive();
@@ -88,7 +88,7 @@ class JdbcLockStoreCommitWindowTests {
 		try (HikariDataSource application = database.pool(4);
 				HikariDataSource storesOwn = database.pool(4);
 				HikariDataSource other = database.pool(4)) {
-			Outcomes outcomes = run(application, storesOwn, other, 30);
+			Outcomes outcomes = run(application, storesOwn, other, 12);
 			System.out.println(database + ", the check outside the transaction: " + outcomes);
 			assertThat(outcomes.committedAfterLoss).as("committed after the lock was lost, of %s", outcomes)
 				.isPositive();
