@@ -88,7 +88,7 @@ class JdbcLockStoreCommitWindowTests {
 		try (HikariDataSource application = database.pool(4);
 				HikariDataSource storesOwn = database.pool(4);
 				HikariDataSource other = database.pool(4)) {
-			Outcomes outcomes = run(application, storesOwn, other, 12);
+			Outcomes outcomes = run(application, storesOwn, other, 16);
 			System.out.println(database + ", the check outside the transaction: " + outcomes);
 			assertThat(outcomes.committedAfterLoss).as("committed after the lock was lost, of %s", outcomes)
 				.isPositive();
