@@ -33,8 +33,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStore.Attempt;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -143,8 +141,8 @@ class JdbcLockStoreCommitWindowTests {
 				String key = "commit-window:" + UUID.randomUUID();
 				String runId = UUID.randomUUID().toString();
 				LockHold hold = holder.acquire(key, Duration.ZERO, LEASE);
-				CompletableFuture<Boolean> takeOver = CompletableFuture
-					.supplyAsync(() -> takeOverAndSeeCommit(otherStore, other, key, runId));
+				CompletableFuture<Boolean> takeOver = CompletableFuture.supplyAsync(() -> Takeover
+					.takeOverAndSeeCommit(otherStore, key, "other:" + runId, () -> exists(other, runId)));
 				boolean committed = commit(transactions, application, hold, runId);
 				boolean sawCommit = takeOver.get(10, TimeUnit.SECONDS);
 				outcomes.record(committed, sawCommit);
@@ -189,24 +187,6 @@ class JdbcLockStoreCommitWindowTests {
 		catch (LockLostException ex) {
 			return false;
 		}
-	}
-
-	/**
-	 * Take the lock over as soon as it expires, then tell whether the run's row was
-	 * already committed at that moment.
-	 */
-	private static boolean takeOverAndSeeCommit(LockStore store, DataSource dataSource, String key, String runId) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (System.nanoTime() < deadline) {
-			Attempt attempt = store.tryAcquire(key, "other:" + runId, Duration.ofSeconds(30))
-				.toCompletableFuture()
-				.join();
-			if (attempt.acquired()) {
-				return exists(dataSource, runId);
-			}
-			sleep(2);
-		}
-		throw new IllegalStateException("The lock was never taken over");
 	}
 
 	private static boolean exists(DataSource dataSource, String runId) {

@@ -57,7 +57,9 @@ abstract class RedisAdviceTestSupport {
 
 	@BeforeAll
 	static void connect() {
-		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), Duration.ofSeconds(2));
+		// Generous: a first script on a cold JVM, under BlockHound's instrumentation on a
+		// loaded CI machine, took over 2 s; the outage tests set their own short timeout
+		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), Duration.ofSeconds(10));
 		redis = TestRedis.template(connectionFactory);
 	}
 

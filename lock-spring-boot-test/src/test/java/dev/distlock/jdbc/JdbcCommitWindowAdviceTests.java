@@ -16,7 +16,6 @@
 
 package dev.distlock.jdbc;
 
-import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,8 +28,6 @@ import dev.distlock.DistributedLockException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStore.Attempt;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -86,7 +83,8 @@ class JdbcCommitWindowAdviceTests {
 							String key = "advice:" + UUID.randomUUID();
 							String runId = UUID.randomUUID().toString();
 							CompletableFuture<Boolean> takeOver = CompletableFuture
-								.supplyAsync(() -> takeOverAndSeeCommit(otherStore, otherInstance, key, runId));
+								.supplyAsync(() -> Takeover.takeOverAndSeeCommit(otherStore, key, "other:" + runId,
+										() -> exists(otherInstance, runId)));
 							try {
 								claims.claim(key, runId);
 							}
@@ -106,20 +104,6 @@ class JdbcCommitWindowAdviceTests {
 					assertThat(committed).as("committed of 20 runs").isPositive();
 				});
 		}
-	}
-
-	private static boolean takeOverAndSeeCommit(LockStore store, JdbcTemplate jdbc, String key, String runId) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (System.nanoTime() < deadline) {
-			Attempt attempt = store.tryAcquire(key, "other:" + runId, Duration.ofSeconds(30))
-				.toCompletableFuture()
-				.join();
-			if (attempt.acquired()) {
-				return exists(jdbc, runId);
-			}
-			sleep(2);
-		}
-		throw new IllegalStateException("The lock was never taken over");
 	}
 
 	private static boolean exists(JdbcTemplate jdbc, String runId) {

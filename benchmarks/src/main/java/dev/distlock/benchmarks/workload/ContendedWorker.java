@@ -16,22 +16,13 @@
 
 package dev.distlock.benchmarks.workload;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.LongStream;
 
 import dev.distlock.benchmarks.RedisAdmin;
 import dev.distlock.benchmarks.RedisEndpoint;
 import dev.distlock.benchmarks.contender.Contender;
 import dev.distlock.benchmarks.contender.LockContender;
-import dev.distlock.benchmarks.contender.LockContender.Held;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
@@ -72,80 +63,20 @@ public final class ContendedWorker {
 		Path output = Path.of(args[6]);
 		try (LockContender lock = contender.connect(endpoint, LEASE, false);
 				RedisAdmin counter = new RedisAdmin(endpoint)) {
-			Held warm = lock.tryLock(LOCK_KEY, WAIT);
-			if (warm != null) {
-				warm.unlock();
-			}
-			System.out.println("READY");
-			System.out.flush();
-			BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-			if (!"GO".equals(stdin.readLine())) {
-				throw new IllegalStateException("Expected GO on standard input");
-			}
-			run(lock, counter.commands(), threads, phases).write(output);
+			ContendedLoop loop = new ContendedLoop(lock, LOCK_KEY, WAIT);
+			loop.warmUp();
+			ContendedLoop.announceReadyAndAwaitGo();
+			loop.run(threads, phases, () -> () -> increment(counter.commands())).write(output);
 		}
 		System.exit(0);
 	}
 
-	private static HoldEvents run(LockContender lock, RedisCommands<String, String> counter, int threads, Phases phases)
-			throws InterruptedException {
-		long start = System.nanoTime();
-		AtomicLong totalOps = new AtomicLong();
-		AtomicLong timeouts = new AtomicLong();
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		List<LongList[]> recorded = new ArrayList<>();
-		List<Thread> workers = new ArrayList<>();
-		for (int i = 0; i < threads; i++) {
-			LongList[] events = { new LongList(), new LongList(), new LongList() };
-			recorded.add(events);
-			Thread worker = new Thread(() -> {
-				try {
-					loop(lock, counter, phases, start, events, totalOps, timeouts);
-				}
-				catch (Throwable ex) {
-					failure.compareAndSet(null, ex);
-				}
-			}, "contended-" + i);
-			worker.start();
-			workers.add(worker);
-		}
-		for (Thread worker : workers) {
-			worker.join();
-		}
-		if (failure.get() != null) {
-			throw new IllegalStateException("Contended worker failed: " + failure.get(), failure.get());
-		}
-		return new HoldEvents(totalOps.get(), timeouts.get(), merge(recorded, 0), merge(recorded, 1),
-				merge(recorded, 2));
-	}
-
-	private static void loop(LockContender lock, RedisCommands<String, String> counter, Phases phases, long start,
-			LongList[] events, AtomicLong totalOps, AtomicLong timeouts) throws InterruptedException {
-		long measureStart = phases.measureStart(start);
-		long end = phases.measureEnd(start);
-		long requested;
-		while ((requested = System.nanoTime()) < end) {
-			Held held = lock.tryLock(LOCK_KEY, WAIT);
-			if (held == null) {
-				timeouts.incrementAndGet();
-				continue;
-			}
-			long acquired = System.nanoTime();
-			String value = counter.get(COUNTER_KEY);
-			counter.set(COUNTER_KEY, String.valueOf((value != null) ? Long.parseLong(value) + 1 : 1));
-			totalOps.incrementAndGet();
-			long releasing = System.nanoTime();
-			held.unlock();
-			if (acquired >= measureStart && acquired < end) {
-				events[0].add(requested);
-				events[1].add(acquired);
-				events[2].add(releasing);
-			}
-		}
-	}
-
-	private static long[] merge(List<LongList[]> recorded, int index) {
-		return recorded.stream().flatMapToLong((events) -> LongStream.of(events[index].toArray())).toArray();
+	/**
+	 * Increment the counter non-atomically: a {@code GET}, then a {@code SET}.
+	 */
+	private static void increment(RedisCommands<String, String> counter) {
+		String value = counter.get(COUNTER_KEY);
+		counter.set(COUNTER_KEY, String.valueOf((value != null) ? Long.parseLong(value) + 1 : 1));
 	}
 
 }
