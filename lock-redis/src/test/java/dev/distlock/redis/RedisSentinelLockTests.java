@@ -42,6 +42,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The engine through a Sentinel-managed connection factory.
@@ -69,13 +70,17 @@ class RedisSentinelLockTests {
 	@Test
 	void locksRenewsAndWakesWaitersThroughSentinel() throws Exception {
 		StringRedisTemplate redis = TestRedis.template(this.connectionFactory);
-		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(1));
+		// Renewed every 1 s: held for 7 s, past two leases, only if the renewals go
+		// through
+		LockClientSettings settings = LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(3));
 		try (DefaultLockClient first = new DefaultLockClient(new RedisLockStore(redis), settings);
 				DefaultLockClient second = new DefaultLockClient(new RedisLockStore(redis), settings)) {
 			LockHandle holder = first.obtain("sentinel:order:1");
 			assertThat(holder.tryLock(Duration.ZERO)).isTrue();
-			Thread.sleep(2500);
-			assertThat(holder.isHeldByCurrentThread()).isTrue();
+			await("the lock held through its renewals").during(Duration.ofSeconds(7))
+				.atMost(Duration.ofSeconds(8))
+				.pollInSameThread()
+				.until(holder::isHeldByCurrentThread);
 			LockHandle waiter = second.obtain("sentinel:order:1");
 			assertThat(waiter.tryLock(Duration.ZERO)).isFalse();
 			CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
