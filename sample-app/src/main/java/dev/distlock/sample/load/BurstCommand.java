@@ -24,7 +24,8 @@ import java.util.List;
  * Command line entry point of the load command: fires a {@link Burst} at running
  * instances and prints a {@link BurstResult#table() table}. Arguments are base URIs
  * (default {@code http://localhost:8080}) and the options {@code --users=300},
- * {@code --per-user=10}, {@code --stock=200} and {@code --concurrency=200}.
+ * {@code --per-user=10}, {@code --stock=200} and {@code --concurrency=200}. With
+ * {@code --hot-item} it runs the {@link HotItemCommand hot-item mode} instead.
  *
  * @author distlock
  * @since 0.1.0
@@ -40,6 +41,10 @@ public final class BurstCommand {
 	 * @throws InterruptedException if interrupted
 	 */
 	public static void main(String[] args) throws InterruptedException {
+		if (List.of(args).contains("--hot-item")) {
+			HotItemCommand.main(args);
+			return;
+		}
 		List<URI> instances = new ArrayList<>();
 		int users = 300;
 		int perUser = 10;

@@ -74,7 +74,23 @@ public class VoucherApiClient {
 	 * @return the id of the new voucher
 	 */
 	public long createVoucher(String title, int stock) {
-		String body = this.json.writeValueAsString(Map.of("title", title, "stock", stock));
+		return createVoucher(Map.of("title", title, "stock", stock));
+	}
+
+	/**
+	 * Create a voucher on sale from now for one day, in segments.
+	 * @param title the title
+	 * @param stock the stock
+	 * @param segments the number of segments
+	 * @param stockLocks whether its stock is taken under segment locks
+	 * @return the id of the new voucher
+	 */
+	public long createVoucher(String title, int stock, int segments, boolean stockLocks) {
+		return createVoucher(Map.of("title", title, "stock", stock, "segments", segments, "stockLocks", stockLocks));
+	}
+
+	private long createVoucher(Map<String, Object> voucher) {
+		String body = this.json.writeValueAsString(voucher);
 		HttpRequest request = request("api/vouchers").header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body))
 			.build();

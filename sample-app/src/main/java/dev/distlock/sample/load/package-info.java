@@ -15,7 +15,8 @@
  */
 
 /**
- * Load command that fires a burst of duplicate orders at running instances.
+ * Load command that fires a burst of duplicate orders at running instances, or runs a hot
+ * item (many users, one voucher with a large stock) in each stock configuration.
  */
 @NullMarked
 package dev.distlock.sample.load;

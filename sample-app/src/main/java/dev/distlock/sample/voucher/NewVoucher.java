@@ -33,11 +33,15 @@ import org.jspecify.annotations.Nullable;
  * @param endTime when the sale ends, or {@code null} for one day after it begins
  * @param segments in how many segments to split the stock (1 to 64), or {@code null} for
  * 1: a hot voucher's orders then run in parallel, one per segment
+ * @param stockLocks whether to keep the stock in segment rows taken under segment locks,
+ * or {@code null} for the default: {@code true} with more than 1 segment, {@code false}
+ * (a conditional {@code UPDATE}, no lock) with 1; {@code false} is refused with more than
+ * 1 segment
  * @author distlock
  * @since 0.1.0
  */
 public record NewVoucher(@Nullable String title, @Nullable Integer stock, @Nullable Instant beginTime,
-		@Nullable Instant endTime, @Nullable Integer segments) {
+		@Nullable Instant endTime, @Nullable Integer segments, @Nullable Boolean stockLocks) {
 
 	private static final int MAX_SEGMENTS = 64;
 
@@ -67,7 +71,13 @@ public record NewVoucher(@Nullable String title, @Nullable Integer stock, @Nulla
 		if (split < 1 || split > MAX_SEGMENTS) {
 			throw new InvalidVoucherException("'segments' must be 1 to " + MAX_SEGMENTS + ", but was " + split);
 		}
-		return new Voucher(0, this.title, this.stock, begin, end, split, List.of());
+		if (Boolean.FALSE.equals(this.stockLocks) && split > 1) {
+			throw new InvalidVoucherException(
+					"'stockLocks' must be true (or left out) with more than 1 segment, but was false with " + split
+							+ " segments");
+		}
+		boolean locked = (this.stockLocks != null) ? this.stockLocks : split > 1;
+		return new Voucher(0, this.title, this.stock, begin, end, split, locked, List.of());
 	}
 
 }

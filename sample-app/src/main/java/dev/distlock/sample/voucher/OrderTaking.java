@@ -17,19 +17,21 @@
 package dev.distlock.sample.voucher;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 
 import dev.distlock.sample.voucher.OrderRejectedException.Reason;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The check-then-insert of an order: sale window, one order per user, then the
- * conditional stock decrement and the insert. On its own it is not safe against
- * concurrent orders of the same user (the check and the insert race); callers run it
- * under the user's lock, inside their transaction.
+ * The check-then-insert of an order: sale window, one order per user, then the stock
+ * decrement, the rest of the order's work, and the insert. On its own it is not safe
+ * against concurrent orders of the same user (the check and the insert race); callers run
+ * it under the user's lock, inside their transaction.
  *
  * @author distlock
  * @since 0.1.0
@@ -45,6 +47,8 @@ public class OrderTaking {
 
 	private final VoucherStock stock;
 
+	private final Duration work;
+
 	/**
 	 * Create a new instance.
 	 * @param vouchers the vouchers
@@ -52,12 +56,18 @@ public class OrderTaking {
 	 * @param clock the clock for the sale window and the order time
 	 * @param stock takes one voucher from the stock, of one segment for a segmented
 	 * voucher
+	 * @param work the time an order spends in its transaction after the stock was taken
+	 * and before the order is inserted ({@code sample.orders.work}, default 0): it stands
+	 * for the rest of a real order's transaction, such as a payment reservation or audit
+	 * rows, while the stock stays taken (its row, and its segment lock if any, held)
 	 */
-	public OrderTaking(VoucherRepository vouchers, VoucherOrderRepository orders, Clock clock, VoucherStock stock) {
+	public OrderTaking(VoucherRepository vouchers, VoucherOrderRepository orders, Clock clock, VoucherStock stock,
+			@Value("${sample.orders.work:0ms}") Duration work) {
 		this.vouchers = vouchers;
 		this.orders = orders;
 		this.clock = clock;
 		this.stock = stock;
+		this.work = work;
 	}
 
 	/**
@@ -89,7 +99,24 @@ public class OrderTaking {
 		if (!this.stock.takeOne(voucher)) {
 			throw new OrderRejectedException(Reason.SOLD_OUT, "Voucher " + voucherId + " is sold out");
 		}
+		work();
 		return this.orders.insert(voucherId, userId, now, fencingToken);
+	}
+
+	/**
+	 * Spend the configured work time: the simulated rest of the order's transaction.
+	 */
+	private void work() {
+		if (this.work.isZero() || this.work.isNegative()) {
+			return;
+		}
+		try {
+			Thread.sleep(this.work.toMillis(), this.work.toNanosPart() % 1_000_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted during the order's work; the order rolls back", ex);
+		}
 	}
 
 }

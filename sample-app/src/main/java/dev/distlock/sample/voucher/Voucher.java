@@ -30,12 +30,15 @@ import java.util.List;
  * @param endTime when the sale ends
  * @param segments in how many segments the stock is split, each with its own row and
  * lock; 1 for not split
+ * @param stockLocks whether the stock is kept in segment rows, each taken under its
+ * segment's lock: always with more than 1 segment; with 1 segment only when asked for,
+ * else the stock is taken by a conditional {@code UPDATE} without a lock
  * @param segmentStock how many vouchers each segment has left, in segment order; empty
- * for a voucher of 1 segment
+ * without stock locks
  * @author distlock
  * @since 0.1.0
  */
 public record Voucher(long id, String title, int stock, Instant beginTime, Instant endTime, int segments,
-		List<Integer> segmentStock) {
+		boolean stockLocks, List<Integer> segmentStock) {
 
 }

@@ -56,17 +56,18 @@ public class VoucherRepository {
 	public Voucher insert(Voucher voucher) {
 		KeyHolder keys = new GeneratedKeyHolder();
 		this.jdbc
-			.sql("INSERT INTO voucher (title, stock, begin_time, end_time, segments) "
-					+ "VALUES (:title, :stock, :begin, :end, :segments)")
+			.sql("INSERT INTO voucher (title, stock, begin_time, end_time, segments, stock_locks) "
+					+ "VALUES (:title, :stock, :begin, :end, :segments, :stockLocks)")
 			.param("title", voucher.title())
 			.param("stock", voucher.stock())
 			.param("begin", Timestamp.from(voucher.beginTime()))
 			.param("end", Timestamp.from(voucher.endTime()))
 			.param("segments", voucher.segments())
+			.param("stockLocks", voucher.stockLocks())
 			.update(keys, "id");
 		Number id = keys.getKey();
 		Assert.state(id != null, "No id generated for the new voucher");
-		List<Integer> segmentStock = split(voucher.stock(), voucher.segments());
+		List<Integer> segmentStock = split(voucher.stock(), voucher.segments(), voucher.stockLocks());
 		for (int segment = 0; segment < segmentStock.size(); segment++) {
 			this.jdbc.sql("INSERT INTO voucher_segment (voucher_id, segment, stock) VALUES (:id, :segment, :stock)")
 				.param("id", id.longValue())
@@ -75,16 +76,16 @@ public class VoucherRepository {
 				.update();
 		}
 		return new Voucher(id.longValue(), voucher.title(), voucher.stock(), voucher.beginTime(), voucher.endTime(),
-				voucher.segments(), segmentStock);
+				voucher.segments(), voucher.stockLocks(), segmentStock);
 	}
 
 	/**
 	 * Split a stock evenly over the segments, the first ones taking one more when it does
 	 * not divide.
-	 * @return the stock of each segment; none for 1 segment
+	 * @return the stock of each segment; none without stock locks
 	 */
-	private static List<Integer> split(int stock, int segments) {
-		if (segments == 1) {
+	private static List<Integer> split(int stock, int segments, boolean stockLocks) {
+		if (!stockLocks) {
 			return List.of();
 		}
 		return IntStream.range(0, segments)
@@ -98,7 +99,9 @@ public class VoucherRepository {
 	 * @return the voucher, if it exists
 	 */
 	public Optional<Voucher> find(long id) {
-		return this.jdbc.sql("SELECT id, title, stock, begin_time, end_time, segments FROM voucher WHERE id = :id")
+		return this.jdbc
+			.sql("SELECT id, title, stock, begin_time, end_time, segments, stock_locks FROM voucher "
+					+ "WHERE id = :id")
 			.param("id", id)
 			.query(VoucherRepository::voucher)
 			.optional()
@@ -106,19 +109,19 @@ public class VoucherRepository {
 	}
 
 	private Voucher withSegmentStock(Voucher voucher) {
-		if (voucher.segments() == 1) {
+		if (!voucher.stockLocks()) {
 			return voucher;
 		}
 		List<Integer> segmentStock = segmentStock(voucher.id());
 		int total = segmentStock.stream().mapToInt(Integer::intValue).sum();
 		return new Voucher(voucher.id(), voucher.title(), total, voucher.beginTime(), voucher.endTime(),
-				voucher.segments(), segmentStock);
+				voucher.segments(), true, segmentStock);
 	}
 
 	/**
 	 * Return the stock of each segment of a voucher, as committed now.
 	 * @param id the voucher id
-	 * @return the stock of each segment, in segment order; none for 1 segment
+	 * @return the stock of each segment, in segment order; none without stock locks
 	 */
 	public List<Integer> segmentStock(long id) {
 		return this.jdbc.sql("SELECT stock FROM voucher_segment WHERE voucher_id = :id ORDER BY segment")
@@ -156,7 +159,7 @@ public class VoucherRepository {
 	private static Voucher voucher(ResultSet rs, int row) throws SQLException {
 		return new Voucher(rs.getLong("id"), rs.getString("title"), rs.getInt("stock"),
 				rs.getTimestamp("begin_time").toInstant(), rs.getTimestamp("end_time").toInstant(),
-				rs.getInt("segments"), List.of());
+				rs.getInt("segments"), rs.getBoolean("stock_locks"), List.of());
 	}
 
 }

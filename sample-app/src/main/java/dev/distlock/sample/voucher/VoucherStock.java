@@ -35,9 +35,11 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Takes one voucher from the stock in the caller's transaction. A voucher of 1 segment
- * keeps its stock in one row, decremented by a conditional {@code UPDATE}. A segmented
- * voucher's order locks one segment that still has stock, whichever is free
+ * Takes one voucher from the stock in the caller's transaction. A voucher without stock
+ * locks (1 segment, the default) keeps its stock in its own row, decremented by a
+ * conditional {@code UPDATE}. A voucher with stock locks (every segmented voucher, and a
+ * voucher of 1 segment created with {@code "stockLocks": true}) keeps it in segment rows:
+ * an order locks one segment that still has stock, whichever is free
  * ({@link LockClient#acquireAny}), decrements that segment's row, and keeps the segment
  * locked until the transaction ends. A segment found empty (another order emptied it
  * since the stock was read) is released and the order moves on to another.
@@ -83,7 +85,7 @@ public class VoucherStock {
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public boolean takeOne(Voucher voucher) {
-		if (voucher.segments() == 1) {
+		if (!voucher.stockLocks()) {
 			return this.vouchers.takeOne(voucher.id());
 		}
 		List<String> keys = SegmentKeys.of("voucher-stock:" + voucher.id(), voucher.segments());

@@ -117,7 +117,7 @@ class OrderLockTests {
 	}
 
 	private long newVoucher() {
-		return this.vouchers.insert(new NewVoucher("Race", 1000, null, null, null).toVoucher(Instant.now())).id();
+		return this.vouchers.insert(new NewVoucher("Race", 1000, null, null, null, null).toVoucher(Instant.now())).id();
 	}
 
 	/**

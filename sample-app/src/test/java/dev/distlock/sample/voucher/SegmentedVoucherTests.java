@@ -84,12 +84,45 @@ class SegmentedVoucherTests {
 
 	@Test
 	void twoHundredUsersOrderingAStockOf150Over8SegmentsGetExactly150OrdersAnd50SoldOuts() throws Exception {
-		long voucher = createVoucher(150, 8);
+		assertSellsExactlyItsStock(createVoucher(150, 8), 150, 200);
+	}
+
+	@Test
+	void aVoucherOf1SegmentWithStockLocksKeepsItsStockInOneSegmentRowAndSellsExactlyIt() throws Exception {
+		HttpResponse<String> created = post("/api/vouchers",
+				Map.of("title", "Locked", "stock", 60, "segments", 1, "stockLocks", true), null);
+		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+		long voucher = body(created).get("id").asLong();
+		JsonNode shown = body(get("/api/vouchers/" + voucher));
+		assertThat(shown.get("segments").asInt()).isOne();
+		assertThat(shown.get("stockLocks").asBoolean()).isTrue();
+		assertThat(segmentStock(shown)).containsExactly(60);
+		assertSellsExactlyItsStock(voucher, 60, 100);
+	}
+
+	@Test
+	void stockLocksDefaultToTrueWithSegmentsAndFalseWith1Segment() {
+		assertThat(body(get("/api/vouchers/" + createVoucher(10, 4))).get("stockLocks").asBoolean()).isTrue();
+		JsonNode plain = body(get("/api/vouchers/" + createVoucher(10, null)));
+		assertThat(plain.get("stockLocks").asBoolean()).isFalse();
+		assertThat(plain.get("segmentStock")).isEmpty();
+	}
+
+	@Test
+	void segmentsWithoutStockLocksAreRefusedNamingTheField() {
+		HttpResponse<String> refused = post("/api/vouchers",
+				Map.of("title", "Unlocked", "stock", 10, "segments", 4, "stockLocks", false), null);
+		assertThat(refused.statusCode()).isEqualTo(400);
+		assertThat(body(refused).get("code").asString()).isEqualTo("invalid-voucher");
+		assertThat(body(refused).get("detail").asString()).contains("'stockLocks'");
+	}
+
+	private void assertSellsExactlyItsStock(long voucher, int stock, int userCount) throws Exception {
 		ExecutorService users = Executors.newFixedThreadPool(50);
 		CountDownLatch start = new CountDownLatch(1);
 		List<Future<HttpResponse<String>>> answers = new ArrayList<>();
 		try {
-			for (int user = 1; user <= 200; user++) {
+			for (int user = 1; user <= userCount; user++) {
 				String userId = String.valueOf(user);
 				answers.add(users.submit(() -> {
 					start.await();
@@ -113,8 +146,8 @@ class SegmentedVoucherTests {
 				}
 			}
 			assertThat(others).as("answers neither created nor sold out").isEmpty();
-			assertThat(created).isEqualTo(150);
-			assertThat(soldOut).isEqualTo(50);
+			assertThat(created).isEqualTo(stock);
+			assertThat(soldOut).isEqualTo(userCount - stock);
 		}
 		finally {
 			users.shutdownNow();
@@ -122,7 +155,7 @@ class SegmentedVoucherTests {
 		JsonNode shown = body(get("/api/vouchers/" + voucher));
 		assertThat(shown.get("stock").asInt()).isZero();
 		assertThat(segmentStock(shown)).containsOnly(0);
-		assertThat(body(get("/api/vouchers/" + voucher + "/orders"))).hasSize(150);
+		assertThat(body(get("/api/vouchers/" + voucher + "/orders"))).hasSize(stock);
 	}
 
 	@Test

@@ -147,7 +147,8 @@ class VoucherOrderServiceLockTests {
 	}
 
 	private long newVoucher() {
-		return this.vouchers.insert(new NewVoucher("Lock test", 10, null, null, null).toVoucher(Instant.now())).id();
+		return this.vouchers.insert(new NewVoucher("Lock test", 10, null, null, null, null).toVoucher(Instant.now()))
+			.id();
 	}
 
 }
