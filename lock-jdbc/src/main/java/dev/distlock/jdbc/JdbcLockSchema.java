@@ -36,7 +36,8 @@ import org.springframework.util.Assert;
  * {@code schema-h2.sql}, written for the default table {@code distlock_lock}), and
  * {@link #initialize} to run the right one. Two instances may initialise one database at
  * once: on PostgreSQL the script runs in one transaction under an advisory lock, on MySQL
- * and MariaDB under a named lock.
+ * and MariaDB under a named lock; H2 has neither, and two of its {@code IF NOT EXISTS}
+ * statements racing for one object can fail, so there a failed run is run again.
  *
  * @author distlock
  * @since 0.1.0
@@ -46,6 +47,8 @@ public final class JdbcLockSchema {
 	private static final String DEFAULT_TABLE_NAME = JdbcLockStoreSettings.DEFAULT_TABLE_NAME;
 
 	private static final int MYSQL_LOCK_SECONDS = 30;
+
+	private static final int H2_ATTEMPTS = 3;
 
 	private JdbcLockSchema() {
 	}
@@ -68,7 +71,7 @@ public final class JdbcLockSchema {
 			switch (dialect) {
 				case POSTGRESQL -> runLockedInTransaction(connection, tableName, statements);
 				case MYSQL -> runUnderNamedLock(connection, tableName, statements);
-				case H2 -> run(connection, statements);
+				case H2 -> runRetried(connection, statements);
 			}
 		}
 		catch (SQLException ex) {
@@ -155,6 +158,25 @@ public final class JdbcLockSchema {
 			try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
 				unlock.setString(1, name);
 				unlock.execute();
+			}
+		}
+	}
+
+	/**
+	 * Run the idempotent script again when a run fails: the failure of a statement that
+	 * raced another instance's creation of the same object goes away once that object
+	 * exists.
+	 */
+	private static void runRetried(Connection connection, List<String> statements) throws SQLException {
+		for (int attempt = 1;; attempt++) {
+			try {
+				run(connection, statements);
+				return;
+			}
+			catch (SQLException ex) {
+				if (attempt == H2_ATTEMPTS) {
+					throw ex;
+				}
 			}
 		}
 	}

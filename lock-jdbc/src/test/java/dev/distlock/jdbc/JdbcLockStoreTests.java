@@ -25,6 +25,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -124,23 +126,26 @@ class JdbcLockStoreTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
-	void twoInstancesCreateTheSchemaAtOnce(TestDatabase database) throws Exception {
+	void instancesCreateTheSchemaAtOnce(TestDatabase database) throws Exception {
 		database.assumeAvailable();
+		ExecutorService instancesStarting = Executors.newFixedThreadPool(4);
 		try (HikariDataSource pool = database.pool(4)) {
 			String table = "distlock_schema_lock";
-			execute(pool, "DROP TABLE IF EXISTS " + table);
-			if (JdbcDialect.detect(pool).hasSequence()) {
-				execute(pool, "DROP SEQUENCE IF EXISTS " + table + "_fence_seq");
+			for (int round = 0; round < 10; round++) {
+				execute(pool, "DROP TABLE IF EXISTS " + table);
+				if (JdbcDialect.detect(pool).hasSequence()) {
+					execute(pool, "DROP SEQUENCE IF EXISTS " + table + "_fence_seq");
+				}
+				CyclicBarrier together = new CyclicBarrier(4);
+				CompletableFuture<?>[] instances = new CompletableFuture<?>[4];
+				for (int i = 0; i < instances.length; i++) {
+					instances[i] = CompletableFuture.runAsync(() -> {
+						await(together);
+						JdbcLockSchema.initialize(pool, table);
+					}, instancesStarting);
+				}
+				CompletableFuture.allOf(instances).get(30, TimeUnit.SECONDS);
 			}
-			CyclicBarrier together = new CyclicBarrier(2);
-			CompletableFuture<?>[] instances = new CompletableFuture<?>[2];
-			for (int i = 0; i < instances.length; i++) {
-				instances[i] = CompletableFuture.runAsync(() -> {
-					await(together);
-					JdbcLockSchema.initialize(pool, table);
-				});
-			}
-			CompletableFuture.allOf(instances).get(30, TimeUnit.SECONDS);
 			JdbcLockSchema.initialize(pool, table);
 			try (JdbcLockStore store = new JdbcLockStore(pool,
 					JdbcLockStoreSettings.builder().tableName(table).build())) {
@@ -149,6 +154,9 @@ class JdbcLockStoreTests {
 				KeyState state = join(store.inspect("schema"));
 				assertThat(state.lastFencingToken()).isEqualTo(attempt.fencingToken());
 			}
+		}
+		finally {
+			instancesStarting.shutdownNow();
 		}
 	}
 
