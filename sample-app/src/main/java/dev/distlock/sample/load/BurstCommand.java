@@ -52,16 +52,16 @@ public final class BurstCommand {
 		int concurrency = 200;
 		for (String arg : args) {
 			if (arg.startsWith("--users=")) {
-				users = number(arg);
+				users = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--per-user=")) {
-				perUser = number(arg);
+				perUser = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--stock=")) {
-				stock = number(arg);
+				stock = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--concurrency=")) {
-				concurrency = number(arg);
+				concurrency = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("http://") || arg.startsWith("https://")) {
 				instances.add(URI.create(arg));
@@ -76,16 +76,6 @@ public final class BurstCommand {
 		}
 		BurstResult result = Burst.against(instances, users, perUser, stock, concurrency).fire();
 		System.out.print(result.table());
-	}
-
-	private static int number(String arg) {
-		String value = arg.substring(arg.indexOf('=') + 1);
-		try {
-			return Integer.parseInt(value);
-		}
-		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("'" + arg + "' needs a whole number, but got '" + value + "'", ex);
-		}
 	}
 
 }

@@ -60,16 +60,16 @@ public final class HotItemCommand {
 				continue;
 			}
 			if (arg.startsWith("--stock=")) {
-				stock = number(arg);
+				stock = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--users=")) {
-				users = number(arg);
+				users = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--concurrency=")) {
-				concurrency = number(arg);
+				concurrency = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--warm-up=")) {
-				warmUp = number(arg);
+				warmUp = CommandArguments.number(arg);
 			}
 			else if (arg.startsWith("--segments=")) {
 				segments = segments(arg);
@@ -118,19 +118,9 @@ public final class HotItemCommand {
 	private static List<Integer> segments(String arg) {
 		List<Integer> segments = new ArrayList<>();
 		for (String value : arg.substring(arg.indexOf('=') + 1).split(",")) {
-			segments.add(number("--segments=" + value.strip()));
+			segments.add(CommandArguments.number("--segments=" + value.strip()));
 		}
 		return segments;
-	}
-
-	private static int number(String arg) {
-		String value = arg.substring(arg.indexOf('=') + 1);
-		try {
-			return Integer.parseInt(value);
-		}
-		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("'" + arg + "' needs a whole number, but got '" + value + "'", ex);
-		}
 	}
 
 	/**
