@@ -59,8 +59,7 @@ class WaitBoundTests {
 
 	private void assertWaitBound(String key, boolean frozen) throws Exception {
 		try (RedisServerHandle server = TestRedis.startServer();
-				// Only the waiter's command timeout is part of the bound: the holder's
-				// first
+				// Only the waiter's timeout is part of the bound: the holder's first
 				// script on a cold JVM may take longer on a loaded machine
 				ClientInstance holder = ClientInstance.on(server.endpoint(), HOLDER_COMMAND_TIMEOUT,
 						Duration.ofSeconds(30));
@@ -109,9 +108,11 @@ class WaitBoundTests {
 			.ignoreExceptions()
 			.pollInSameThread()
 			.until(() -> {
-				boolean acquired = warmUp.tryLock(Duration.ZERO);
+				if (!warmUp.tryLock(Duration.ZERO)) {
+					return false;
+				}
 				warmUp.unlock();
-				return acquired;
+				return true;
 			});
 	}
 
