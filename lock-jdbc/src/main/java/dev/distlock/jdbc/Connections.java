@@ -56,11 +56,21 @@ final class Connections {
 	}
 
 	/**
-	 * Run {@code work} on a borrowed connection in auto-commit mode.
+	 * Run {@code work} on a borrowed connection in auto-commit mode. A statement the
+	 * database chose as a deadlock victim was rolled back, so the work (one conditional
+	 * statement, or one and a read) is run again, twice at most: on MariaDB a release can
+	 * deadlock with a renewal of the same row.
 	 */
 	<T extends @Nullable Object> T withConnection(Work<T> work) throws SQLException {
-		try (Connection connection = this.dataSource.getConnection()) {
-			return work.run(connection);
+		for (int attempt = 1;; attempt++) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				return work.run(connection);
+			}
+			catch (SQLException ex) {
+				if (attempt > MAX_RETRIES || !isDeadlock(ex)) {
+					throw ex;
+				}
+			}
 		}
 	}
 
