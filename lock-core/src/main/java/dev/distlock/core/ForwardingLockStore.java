@@ -29,16 +29,19 @@ import org.springframework.util.Assert;
  * decorator, which overrides only what it changes, as ShedLock's
  * {@code KeepAliveLockProvider} wraps a provider.
  * <p>
- * It offers exactly the extensions of the store it wraps: {@link #extension(Class)}
- * returns this store for each extension the wrapped store has, and every extension method
- * forwards to the wrapped store's extension. A decorator that cannot honour an extension
+ * It offers exactly the extensions of the store it wraps, every one of them:
+ * {@link #extension(Class)} returns this store for each extension the wrapped store has,
+ * and every extension method forwards to the wrapped store's extension. That includes the
+ * extensions that only describe a limit, such as {@link SessionLeaseExtension}: a
+ * decorator over a store whose locks live as long as its session keeps the client's and
+ * the startup's refusal of a fixed lease. A decorator that cannot honour an extension
  * overrides {@link #extension(Class)} to return {@code null} for it.
  *
  * @author distlock
  * @since 0.1.0
  */
 public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
-		HandOverExtension, SeveralKeysExtension, InspectionExtension {
+		HandOverExtension, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
 
 	private final LockStore delegate;
 
@@ -190,6 +193,16 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQu
 	@Override
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		return delegateExtension(InspectionExtension.class).forceRelease(key);
+	}
+
+	@Override
+	public Duration sessionTimeout() {
+		return delegateExtension(SessionLeaseExtension.class).sessionTimeout();
+	}
+
+	@Override
+	public @Nullable String lossReason(String key, String token) {
+		return delegateExtension(SessionLeaseExtension.class).lossReason(key, token);
 	}
 
 	@Override

@@ -19,6 +19,8 @@ package dev.distlock.core;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import dev.distlock.LogSafe;
+
 import org.springframework.util.Assert;
 
 /**
@@ -28,6 +30,11 @@ import org.springframework.util.Assert;
  * these keys; pass them to
  * {@link LockClient#acquireAny(String, List, java.time.Duration, java.time.Duration)} to
  * lock one of the same segments in code.
+ * <p>
+ * An item's key may not hold {@value #SEPARATOR}, so no two items share a segment key. A
+ * plain (unsegmented) lock on the item's key does not exclude its segments, nor does a
+ * plain key of the form {@code item#0} stay apart from them: keep plain keys free of
+ * {@value #SEPARATOR} where items are segmented.
  * <p>
  * Each segment key is a lock key of its own. The Redis store makes the whole key the
  * Cluster hash tag (escaping braces in it), so the segments of one item hash to slots of
@@ -48,13 +55,16 @@ public final class SegmentKeys {
 
 	/**
 	 * Return the keys of the segments of {@code key}.
-	 * @param key the item's key, not blank
+	 * @param key the item's key, not blank and without {@value #SEPARATOR}
 	 * @param segments how many segments, at least 1
 	 * @return the segment keys, in segment order
-	 * @throws IllegalArgumentException if the key is blank or there is no segment
+	 * @throws IllegalArgumentException if the key is blank or holds {@value #SEPARATOR},
+	 * or there is no segment
 	 */
 	public static List<String> of(String key, int segments) {
 		Assert.hasText(key, "'key' must not be blank");
+		Assert.isTrue(!key.contains(SEPARATOR), () -> "'key' must not contain '" + SEPARATOR
+				+ "', which separates the item from the segment's index, but was " + LogSafe.escape(key));
 		Assert.isTrue(segments >= 1, () -> "'segments' must be at least 1, but was " + segments);
 		return IntStream.range(0, segments).mapToObj((segment) -> key + SEPARATOR + segment).toList();
 	}

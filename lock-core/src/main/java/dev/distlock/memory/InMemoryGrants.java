@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The writers' grants of an {@link InMemoryLockStore}, per key: the owner token with the
- * end of its lease (or none, for a grant that never expires), and the fencing token the
- * key's last grant received. A grant whose lease has ended is dropped when it is next
- * read.
+ * end of its lease (or none, for a grant that never expires) and its fencing token. A
+ * grant whose lease has ended is dropped when it is next read, and nothing of a key is
+ * kept once its grant is gone: fencing tokens come from one counter for every key, so
+ * they rise per key without a counter per key ever locked.
  * <p>
  * It does not know the readers: the store asks {@link InMemoryReadLocks} too. Not
  * thread-safe: the store calls it under its monitor only.
@@ -41,7 +42,7 @@ final class InMemoryGrants {
 
 	private final Map<String, Grant> grants = new HashMap<>();
 
-	private final Map<String, Long> fences = new HashMap<>();
+	private long lastFence;
 
 	/**
 	 * Return the live grant of {@code key}, dropping it if its lease has ended, or
@@ -70,8 +71,9 @@ final class InMemoryGrants {
 	 * @return the fencing token of the grant
 	 */
 	long grant(String key, String token, Duration lease) {
-		this.grants.put(key, new Grant(token, System.nanoTime() + lease.toNanos()));
-		return this.fences.merge(key, 1L, Long::sum);
+		long fence = ++this.lastFence;
+		this.grants.put(key, new Grant(token, System.nanoTime() + lease.toNanos(), fence));
+		return fence;
 	}
 
 	/**
@@ -79,7 +81,7 @@ final class InMemoryGrants {
 	 * fencing token unchanged.
 	 */
 	void extend(String key, String token, Duration remaining) {
-		this.grants.put(key, new Grant(token, System.nanoTime() + remaining.toNanos()));
+		this.grants.put(key, new Grant(token, System.nanoTime() + remaining.toNanos(), lastFence(key)));
 	}
 
 	/**
@@ -87,7 +89,7 @@ final class InMemoryGrants {
 	 * an owner the store does not serve would hold it.
 	 */
 	void grantForever(String key, String owner) {
-		this.grants.put(key, new Grant(owner, NEVER));
+		this.grants.put(key, new Grant(owner, NEVER, 0));
 	}
 
 	/**
@@ -98,18 +100,27 @@ final class InMemoryGrants {
 	}
 
 	/**
-	 * Return the fencing token of the last grant of {@code key}, {@code 0} if it had
-	 * none.
+	 * Return the fencing token of the live grant of {@code key}, {@code 0} if it has none
+	 * (the key is free, or held by an owner the store does not serve).
 	 */
 	long lastFence(String key) {
-		return this.fences.getOrDefault(key, 0L);
+		Grant grant = live(key);
+		return (grant != null) ? grant.fence() : 0;
 	}
 
 	/**
-	 * A grant: its owner token and the end of its lease on the JVM's monotonic clock,
-	 * {@link #NEVER} for none.
+	 * Return how many keys it keeps anything for: the keys with a grant, live or not yet
+	 * dropped.
 	 */
-	record Grant(String token, long expiresAtNanos) {
+	int keysKept() {
+		return this.grants.size();
+	}
+
+	/**
+	 * A grant: its owner token, the end of its lease on the JVM's monotonic clock
+	 * ({@link #NEVER} for none) and its fencing token ({@code 0} for none).
+	 */
+	record Grant(String token, long expiresAtNanos, long fence) {
 
 		boolean expired() {
 			return this.expiresAtNanos != NEVER && System.nanoTime() - this.expiresAtNanos >= 0;

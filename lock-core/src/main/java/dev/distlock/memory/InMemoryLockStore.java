@@ -522,7 +522,7 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 			.entrySet()
 			.stream()
 			.max(Map.Entry.comparingByValue())
-			.map((reader) -> new Grant(reader.getKey(), reader.getValue()))
+			.map((reader) -> new Grant(reader.getKey(), reader.getValue(), 0))
 			.orElse(null);
 	}
 

@@ -29,6 +29,7 @@ import java.util.function.IntPredicate;
 import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockKeyRules;
+import dev.distlock.core.SegmentKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -173,7 +174,13 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			throw invalidSegments(operation, "needs a key expression that names one item, but \""
 					+ operation.keyExpression() + "\" gave a collection or an array of keys");
 		}
-		return requireKey(operation, "the key", value);
+		String key = requireKey(operation, "the key", value);
+		if (key.contains(SegmentKeys.SEPARATOR)) {
+			throw invalid(operation, "the key " + quote(key), "contains '" + SegmentKeys.SEPARATOR
+					+ "', which a segmented lock's item key may not: it separates the item from the segment's index",
+					null);
+		}
+		return key;
 	}
 
 	/**

@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.NoSegmentAvailableException;
 import dev.distlock.annotation.DistributedLock;
@@ -195,6 +196,18 @@ class SegmentedLockAdviceTests extends RedisAdviceTestSupport {
 		});
 	}
 
+	@Test
+	void anItemKeyHoldingTheSegmentSeparatorIsRefusedBeforeAnyLock() throws Exception {
+		contextRunner().withUserConfiguration(OrdersConfiguration.class).run((context) -> {
+			Orders orders = context.getBean(Orders.class);
+			assertThatExceptionOfType(InvalidLockKeyException.class).isThrownBy(() -> orders.named("42#1"))
+				.withMessageContaining("'stock:42#1'")
+				.withMessageContaining("contains '#'");
+			assertThat(lockedKeys()).isEmpty();
+			orders.named("42");
+		});
+	}
+
 	private static ThreadPoolTaskExecutor executor() {
 		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
 		executor.setCorePoolSize(2);
@@ -311,6 +324,10 @@ class SegmentedLockAdviceTests extends RedisAdviceTestSupport {
 
 		@DistributedLock(key = "@stock.items(#items)", segments = 4)
 		public void severalItems(List<String> items) {
+		}
+
+		@DistributedLock(key = "'stock:' + #item", segments = 4)
+		public void named(String item) {
 		}
 
 	}
