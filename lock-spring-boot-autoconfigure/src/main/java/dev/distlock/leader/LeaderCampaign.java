@@ -260,6 +260,12 @@ public final class LeaderCampaign implements Leadership, SmartLifecycle {
 			release(hold);
 			return;
 		}
+		if (!hold.isValid()) {
+			// Its lease ran out before the grant arrived (a slow store): never announced
+			hold.releaseAsync();
+			scheduleCampaign(this.retryInterval);
+			return;
+		}
 		this.failing = false;
 		ScheduledExecutorService current = this.scheduler;
 		Assert.state(current != null, "Not started");
