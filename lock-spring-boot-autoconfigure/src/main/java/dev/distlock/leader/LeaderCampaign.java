@@ -237,16 +237,17 @@ public final class LeaderCampaign implements Leadership, SmartLifecycle {
 	 */
 	private void answered(@Nullable LockHold hold, @Nullable Throwable failure) {
 		ScheduledExecutorService current = this.scheduler;
-		try {
-			if (current == null) {
-				throw new RejectedExecutionException("stopped");
+		if (current != null) {
+			try {
+				current.execute(() -> campaigned(hold, failure));
+				return;
 			}
-			current.execute(() -> campaigned(hold, failure));
+			catch (RejectedExecutionException ex) {
+				// Stopped meanwhile
+			}
 		}
-		catch (RejectedExecutionException ex) {
-			if (hold != null) {
-				hold.releaseAsync();
-			}
+		if (hold != null) {
+			hold.releaseAsync();
 		}
 	}
 

@@ -28,7 +28,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  *
  * @author distlock
  */
-class H2LeadershipTests extends LeadershipScenarios {
+class JdbcH2LeadershipTests extends LeadershipScenarios {
 
 	private final JdbcTestDatabase database = JdbcTestDatabase.h2();
 

@@ -34,7 +34,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  *
  * @author distlock
  */
-class PostgresLeadershipTests extends LeadershipScenarios {
+class JdbcPostgresLeadershipTests extends LeadershipScenarios {
 
 	private @Nullable JdbcTestDatabase database;
 
