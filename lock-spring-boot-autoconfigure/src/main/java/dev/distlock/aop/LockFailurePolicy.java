@@ -17,8 +17,6 @@
 package dev.distlock.aop;
 
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
@@ -73,7 +71,7 @@ final class LockFailurePolicy {
 			if (logger.isDebugEnabled()) {
 				logger.debug("Skipped " + operation.method() + ": " + LogSafe.escape(failure.getMessage()));
 			}
-			return emptyResult(operation);
+			return SkippedCall.emptyResult(operation.method(), operation.lockedReturn());
 		}
 		LockFailureHandler handler = this.handler.get();
 		if (handler != null && (busy || failure instanceof LockBackendException)) {
@@ -81,21 +79,6 @@ final class LockFailurePolicy {
 					busy ? Kind.BUSY : Kind.BACKEND_UNAVAILABLE, failure));
 		}
 		throw failure;
-	}
-
-	/**
-	 * Return the result of a skipped call: nothing, in the method's return type.
-	 */
-	private static @Nullable Object emptyResult(LockOperation operation) {
-		Class<?> type = operation.method().getReturnType();
-		if (type == Optional.class) {
-			return Optional.empty();
-		}
-		return switch (operation.lockedReturn()) {
-			case COMPLETION_STAGE, ASYNC_COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-			case REACTIVE -> ReactiveLocking.empty(type);
-			case SYNCHRONOUS -> null;
-		};
 	}
 
 }

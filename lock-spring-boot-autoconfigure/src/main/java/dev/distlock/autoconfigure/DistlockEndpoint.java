@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import dev.distlock.LockBackendException;
@@ -29,6 +30,7 @@ import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockState;
 import dev.distlock.core.LossReason;
+import dev.distlock.leader.Leadership;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +51,8 @@ import org.springframework.util.ClassUtils;
 /**
  * The {@code distlock} actuator endpoint (HTTP only), for operators:
  * <ul>
- * <li>{@code GET /actuator/distlock}: the locks this instance holds now.</li>
+ * <li>{@code GET /actuator/distlock}: the locks this instance holds now, and, with
+ * {@code distlock.leader.enabled}, whether it leads (since when, fencing token).</li>
  * <li>{@code GET /actuator/distlock/{key}}: the key's state in the lock store (held or
  * free, time to live, holder) and whether this instance holds it.</li>
  * <li>{@code DELETE /actuator/distlock/{key}}: force release. The endpoint's default
@@ -99,6 +102,8 @@ public class DistlockEndpoint {
 
 	private final Set<String> roles;
 
+	private @Nullable Leadership leadership;
+
 	/**
 	 * Create the endpoint; keys are never shown.
 	 * @param client the lock client to report on
@@ -128,6 +133,16 @@ public class DistlockEndpoint {
 	}
 
 	/**
+	 * Set the leadership whose state the held locks show.
+	 * @param leadership the leadership of this instance
+	 * @since 0.1.0
+	 */
+	public void setLeadership(Leadership leadership) {
+		Assert.notNull(leadership, "'leadership' must not be null");
+		this.leadership = leadership;
+	}
+
+	/**
 	 * Return the locks this instance holds now, keys masked.
 	 * @return the held locks
 	 */
@@ -147,7 +162,9 @@ public class DistlockEndpoint {
 			.stream()
 			.map((lock) -> HeldLockDescriptor.of(lock, showKeys))
 			.toList();
-		return new HeldLocksDescriptor(this.client.clientId(), locks.size(), locks);
+		Leadership leadership = this.leadership;
+		return new HeldLocksDescriptor(this.client.clientId(), locks.size(), locks,
+				(leadership != null) ? LeaderDescriptor.of(leadership) : null);
 	}
 
 	/**
@@ -275,8 +292,30 @@ public class DistlockEndpoint {
 	 * its locks
 	 * @param held how many locks it holds
 	 * @param locks the locks, oldest first
+	 * @param leader the leadership of this instance, if enabled
 	 */
-	public record HeldLocksDescriptor(String clientId, int held, List<HeldLockDescriptor> locks) {
+	public record HeldLocksDescriptor(String clientId, int held, List<HeldLockDescriptor> locks,
+			@Nullable LeaderDescriptor leader) {
+
+	}
+
+	/**
+	 * The leadership of this instance.
+	 *
+	 * @param name the leadership name
+	 * @param leader whether this instance leads
+	 * @param since when this instance became the leader (ISO-8601), if it leads
+	 * @param fencingToken the fencing token of its term, if it leads
+	 */
+	public record LeaderDescriptor(String name, boolean leader, @Nullable String since, @Nullable Long fencingToken) {
+
+		static LeaderDescriptor of(Leadership leadership) {
+			Instant since = leadership.leaderSince().orElse(null);
+			OptionalLong token = leadership.fencingToken();
+			boolean leads = since != null && token.isPresent();
+			return new LeaderDescriptor(leadership.name(), leads, leads ? since.toString() : null,
+					leads ? token.getAsLong() : null);
+		}
 
 	}
 

@@ -16,7 +16,9 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.leader.Leadership;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -47,10 +49,13 @@ public final class LockEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	DistlockEndpoint distlockEndpoint(DefaultLockClient lockClient, DistlockProperties properties) {
+	DistlockEndpoint distlockEndpoint(DefaultLockClient lockClient, DistlockProperties properties,
+			ObjectProvider<Leadership> leadership) {
 		DistlockProperties.Endpoint endpoint = properties.getEndpoint();
-		return new DistlockEndpoint(lockClient, endpoint.isForceRelease(), Show.valueOf(endpoint.getShowKeys().name()),
-				endpoint.getRoles());
+		DistlockEndpoint distlockEndpoint = new DistlockEndpoint(lockClient, endpoint.isForceRelease(),
+				Show.valueOf(endpoint.getShowKeys().name()), endpoint.getRoles());
+		leadership.ifUnique(distlockEndpoint::setLeadership);
+		return distlockEndpoint;
 	}
 
 }

@@ -273,7 +273,10 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.jdbc.command-timeout")).containsExactly("3s");
 		assertThat(defaultValue(json, "distlock.jdbc.poll-interval")).containsExactly("100ms");
 		assertThat(defaultValue(json, "distlock.jdbc.initialize-schema")).containsExactly("embedded");
-		assertThat(descriptions).hasSize(29).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(defaultValue(json, "distlock.leader.enabled")).containsExactly(false);
+		assertThat(defaultValue(json, "distlock.leader.name")).isEmpty();
+		assertThat(defaultValue(json, "distlock.leader.retry-interval")).containsExactly("2s");
+		assertThat(descriptions).hasSize(32).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

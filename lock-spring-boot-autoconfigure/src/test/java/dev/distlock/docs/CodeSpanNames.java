@@ -78,8 +78,10 @@ final class CodeSpanNames {
 			// Spring Integration
 			"RedisLockRegistry", "LockRegistry", "ExpirableLockRegistry", "RenewableLockRegistry", "JdbcLockRegistry",
 			"ZookeeperLockRegistry", "DefaultLockRepository", "WhileLockedProcessor", "RedisLockType",
+			"LockRegistryLeaderInitiator", "OnGrantedEvent", "OnRevokedEvent", "Context",
 			// Apache Curator
-			"CuratorFramework", "InterProcessMutex", "TestingCluster", "TestingServer",
+			"CuratorFramework", "InterProcessMutex", "TestingCluster", "TestingServer", "LeaderLatch",
+			"LeaderLatchListener",
 			// lock4j, Lettuce, Jedis
 			"Lock4j", "LockTemplate", "RedisURI", "ClientOptions", "SslOptions", "JedisPool");
 

@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import dev.distlock.testing.redis.TestRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * {@link LeadershipScenarios Leadership} on Redis: both instances lock under one key
+ * prefix on the test Redis ({@link TestRedis}).
+ *
+ * @author distlock
+ */
+class RedisLeadershipTests extends LeadershipScenarios {
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static StringRedisTemplate redis;
+
+	private final String prefix = "leadership-" + UUID.randomUUID() + ":";
+
+	@BeforeAll
+	static void connect() {
+		connectionFactory = TestRedis.connectionFactory(TestRedis.endpoint(), Duration.ofSeconds(10));
+		redis = TestRedis.template(connectionFactory);
+	}
+
+	@AfterAll
+	static void disconnect() {
+		connectionFactory.destroy();
+	}
+
+	@Override
+	ApplicationContextRunner onStore(ApplicationContextRunner runner) {
+		return runner.withBean(StringRedisTemplate.class, () -> redis)
+			.withPropertyValues("distlock.store=redis", "distlock.key-prefix=" + this.prefix);
+	}
+
+}
