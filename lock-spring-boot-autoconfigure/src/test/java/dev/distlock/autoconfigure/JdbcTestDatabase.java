@@ -27,6 +27,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import dev.distlock.testing.BackendVersions;
 import org.h2.jdbcx.JdbcDataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -106,7 +107,14 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	}
 
 	static JdbcTestDatabase h2() {
-		return new H2();
+		H2 h2 = new H2();
+		try (Connection connection = h2.dataSource().getConnection()) {
+			BackendVersions.record(connection);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("H2 in memory does not answer", ex);
+		}
+		return h2;
 	}
 
 	/**
@@ -127,6 +135,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 
 	private static boolean answers(String url, String user) {
 		try (Connection connection = DriverManager.getConnection(url, credentials(url, user))) {
+			BackendVersions.record(connection);
 			return connection.isValid(2);
 		}
 		catch (SQLException ex) {

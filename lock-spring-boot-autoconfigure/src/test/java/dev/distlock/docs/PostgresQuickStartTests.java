@@ -25,6 +25,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import dev.distlock.testing.BackendVersions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,7 @@ class PostgresQuickStartTests {
 
 	private static boolean answers(Map<String, String> properties) {
 		try (Connection connection = connect(properties)) {
+			BackendVersions.record(connection);
 			return connection.isValid(2);
 		}
 		catch (SQLException ex) {

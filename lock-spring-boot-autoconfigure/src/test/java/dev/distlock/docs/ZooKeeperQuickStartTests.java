@@ -19,10 +19,12 @@ package dev.distlock.docs;
 import java.util.List;
 import java.util.Map;
 
+import dev.distlock.testing.BackendVersions;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Version;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,7 @@ class ZooKeeperQuickStartTests {
 	@BeforeEach
 	void startServer() throws Exception {
 		this.server = new TestingServer(true);
+		BackendVersions.record("ZooKeeper", Version.getFullVersion());
 	}
 
 	@AfterEach
