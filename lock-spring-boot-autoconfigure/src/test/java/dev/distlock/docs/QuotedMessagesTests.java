@@ -15,11 +15,14 @@
  */
 package dev.distlock.docs;
 
-import java.net.URISyntaxException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,9 +42,12 @@ class QuotedMessagesTests {
 	}
 
 	@Test
-	void reportsAWrongQuoteAWrongWordAndAnUnknownException() throws URISyntaxException {
-		Path page = Path.of(QuotedMessagesTests.class.getResource("broken-quotes.md").toURI());
-		assertThat(checker(RepositoryRoot.find()).problems(page.getParent(), List.of(page))).containsExactly(
+	void reportsAWrongQuoteAWrongWordAndAnUnknownException(@TempDir Path dir) throws IOException {
+		Path page = dir.resolve("broken-quotes.md");
+		try (InputStream fixture = QuotedMessagesTests.class.getResourceAsStream("broken-quotes.md")) {
+			Files.copy(fixture, page);
+		}
+		assertThat(checker(RepositoryRoot.find()).problems(dir, List.of(page))).containsExactly(
 				"broken-quotes.md:6: @DistributedLock methods of com.example.OrderService need a LockClient bean, "
 						+ "but there is none. distlock auto-configures one on the application's StringRedisTemplate "
 						+ "when there is exactly one (or a @Primary one) and distlock.enabled is not false; otherwise "
