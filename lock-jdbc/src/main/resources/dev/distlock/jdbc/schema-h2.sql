@@ -1,3 +1,5 @@
+-- distlock schema version 1. A release that changes this script raises the version and ships
+-- dev/distlock/jdbc/migration/<version>/migration-h2.sql, which brings a table of the previous version to it.
 -- The lock table of the distlock JDBC store on H2; every statement is idempotent.
 -- expires_at is milliseconds since the epoch on the database's clock; fencing tokens come from the sequence.
 CREATE TABLE IF NOT EXISTS distlock_lock (

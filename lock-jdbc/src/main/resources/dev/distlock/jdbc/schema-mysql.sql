@@ -1,3 +1,5 @@
+-- distlock schema version 1. A release that changes this script raises the version and ships
+-- dev/distlock/jdbc/migration/<version>/migration-mysql.sql, which brings a table of the previous version to it.
 -- The lock table of the distlock JDBC store on MySQL and MariaDB; every statement is idempotent.
 -- lock_key and owner_token are binary strings, compared byte for byte (no padding, no case folding);
 -- expires_at is milliseconds since the epoch on the database's clock.

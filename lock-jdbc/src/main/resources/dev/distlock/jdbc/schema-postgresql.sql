@@ -1,3 +1,5 @@
+-- distlock schema version 1. A release that changes this script raises the version and ships
+-- dev/distlock/jdbc/migration/<version>/migration-postgresql.sql, which brings a table of the previous version to it.
 -- The lock table of the distlock JDBC store on PostgreSQL; every statement is idempotent.
 -- lock_key compares byte for byte (collation "C"); expires_at is milliseconds since the epoch on the
 -- database's clock; fencing tokens come from the sequence, which must keep its default CACHE 1.

@@ -22,6 +22,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.distlock.testing.BackendVersions;
 import com.zaxxer.hikari.HikariDataSource;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -69,6 +70,7 @@ public enum TestDatabase {
 		String problem = problems.computeIfAbsent(this, (database) -> {
 			DriverManager.setLoginTimeout(3);
 			try (Connection connection = connect()) {
+				BackendVersions.record(connection);
 				return connection.isValid(3) ? "" : "the connection is not valid";
 			}
 			catch (SQLException ex) {

@@ -234,9 +234,12 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor
 					.beanNamesForTypeIncludingAncestors(listable, LockClient.class, true, false).length == 0) {
 					throw new IllegalStateException("@DistributedLock methods of " + targetClass.getName()
 							+ " need a LockClient bean, but there is none. distlock auto-configures one on the lock "
-							+ "store that distlock.store selects, or, unset, on the only store present: add "
-							+ "lock-spring-boot-starter for Redis (with one StringRedisTemplate, or a @Primary "
-							+ "one), set distlock.store=memory for locks within this JVM only, or define a "
+							+ "store that distlock.store selects, or, unset, on the only store present. Add "
+							+ "lock-spring-boot-starter for Redis (it needs a RedisConnectionFactory and one "
+							+ "StringRedisTemplate, or a @Primary one), lock-spring-boot-starter-jdbc for a "
+							+ "database (it needs a DataSource) or lock-spring-boot-starter-zookeeper for "
+							+ "ZooKeeper (it needs a CuratorFramework or distlock.zookeeper.connect-string); "
+							+ "or set distlock.store=memory for locks within this JVM only, or define a "
 							+ "LockClient bean.");
 				}
 				return true;

@@ -112,7 +112,10 @@ class InMemoryStoreApplicationTests {
 			.hasMessageContaining(Jobs.class.getName())
 			.hasMessageContaining("need a LockClient bean, but there is none")
 			.hasMessageContaining("distlock.store")
-			.hasMessageContaining("lock-spring-boot-starter"));
+			.hasMessageContaining("lock-spring-boot-starter for Redis (it needs a RedisConnectionFactory")
+			.hasMessageContaining("lock-spring-boot-starter-jdbc for a database (it needs a DataSource)")
+			.hasMessageContaining("lock-spring-boot-starter-zookeeper for ZooKeeper (it needs a CuratorFramework "
+					+ "or distlock.zookeeper.connect-string)"));
 	}
 
 	private static Class<?>[] bootAutoConfigurations() {

@@ -27,10 +27,12 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import dev.distlock.testing.BackendVersions;
 import org.h2.jdbcx.JdbcDataSource;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.util.ClassUtils;
 
 /**
  * A fresh database for one test of the JDBC store's auto-configuration: an H2 in-memory
@@ -106,7 +108,14 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	}
 
 	static JdbcTestDatabase h2() {
-		return new H2();
+		H2 h2 = new H2();
+		try (Connection connection = h2.dataSource().getConnection()) {
+			recordVersion(connection);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("H2 in memory does not answer", ex);
+		}
+		return h2;
 	}
 
 	/**
@@ -127,10 +136,21 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 
 	private static boolean answers(String url, String user) {
 		try (Connection connection = DriverManager.getConnection(url, credentials(url, user))) {
+			recordVersion(connection);
 			return connection.isValid(2);
 		}
 		catch (SQLException ex) {
 			return false;
+		}
+	}
+
+	/**
+	 * Record the database's version with the test harness, when it is on the class path:
+	 * the JDBC starter runs these tests without it, as it has no Redis.
+	 */
+	private static void recordVersion(Connection connection) {
+		if (ClassUtils.isPresent("dev.distlock.testing.BackendVersions", JdbcTestDatabase.class.getClassLoader())) {
+			Harness.record(connection);
 		}
 	}
 
@@ -249,6 +269,17 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 		@Override
 		public String toString() {
 			return "MariaDB";
+		}
+
+	}
+
+	/**
+	 * The harness's part, loaded only when the harness is present.
+	 */
+	private static final class Harness {
+
+		static void record(Connection connection) {
+			BackendVersions.record(connection);
 		}
 
 	}

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.testing.BackendVersions;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -32,6 +33,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Version;
 
 /**
  * A three-server ZooKeeper ensemble started in-process (Curator's {@link TestingCluster}:
@@ -58,6 +60,7 @@ final class TestEnsemble implements AutoCloseable {
 		System.setProperty("zookeeper.forceSync", "no");
 		this.cluster = new TestingCluster(3);
 		this.cluster.start();
+		BackendVersions.record("ZooKeeper", Version.getFullVersion());
 		this.admin = newClient();
 	}
 

@@ -15,8 +15,8 @@
  */
 
 /**
- * Helpers of the project's measured runs (benchmarks, fault suite) that concern no
- * particular backend.
+ * Helpers of the project's tests and measured runs (benchmarks, fault suite) that concern
+ * no particular backend.
  */
 @NullMarked
 package dev.distlock.testing;

@@ -17,6 +17,7 @@
 package dev.distlock.testing.redis;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.distlock.testing.BackendVersions;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
@@ -290,7 +292,19 @@ public final class TestRedis {
 	private static RedisEndpoint announce(String source, Supplier<RedisEndpoint> start) {
 		RedisEndpoint endpoint = start.get();
 		System.err.println("[distlock tests] Redis at " + endpoint.uri() + " from " + source);
+		recordVersion(endpoint);
 		return endpoint;
+	}
+
+	private static void recordVersion(RedisEndpoint endpoint) {
+		try {
+			String info = RespProbe.send(endpoint, Duration.ofSeconds(5), "INFO", "server");
+			BackendVersions.record("Redis",
+					info.lines().filter((line) -> line.startsWith("redis_version:")).findFirst().orElse(null));
+		}
+		catch (IOException ex) {
+			System.err.println("[distlock tests] could not read the Redis version: " + ex);
+		}
 	}
 
 }
