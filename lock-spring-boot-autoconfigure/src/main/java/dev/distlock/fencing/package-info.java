@@ -13,6 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
+
 /**
  * Fencing enforced on writes: guarded updates through Spring's {@code JdbcClient} or
  * {@code JdbcTemplate} that refuse a fencing token older than the one a row was last
