@@ -110,22 +110,30 @@ public class LockOrderChecker implements LockClientListener {
 
 			@Override
 			public void acquired(Duration waited, long fencingToken) {
-				synchronized (LockOrderChecker.this.monitor) {
-					LockOrderChecker.this.held.computeIfAbsent(thread, (held) -> new ArrayList<>()).add(acquisition);
-				}
+				remember(thread, acquisition);
 			}
 
 			@Override
 			public void released(@Nullable Throwable failure) {
-				synchronized (LockOrderChecker.this.monitor) {
-					List<Acquisition> holds = LockOrderChecker.this.held.get(thread);
-					if (holds != null && holds.remove(acquisition) && holds.isEmpty()) {
-						LockOrderChecker.this.held.remove(thread);
-					}
-				}
+				forget(thread, acquisition);
 			}
 
 		};
+	}
+
+	private void remember(Thread thread, Acquisition acquisition) {
+		synchronized (this.monitor) {
+			this.held.computeIfAbsent(thread, (key) -> new ArrayList<>()).add(acquisition);
+		}
+	}
+
+	private void forget(Thread thread, Acquisition acquisition) {
+		synchronized (this.monitor) {
+			List<Acquisition> holds = this.held.get(thread);
+			if (holds != null && holds.remove(acquisition) && holds.isEmpty()) {
+				this.held.remove(thread);
+			}
+		}
 	}
 
 	/**
