@@ -178,8 +178,12 @@ public final class FencedUpdate {
 	public void update() {
 		String idColumn = this.idColumn;
 		String fenceColumn = this.fenceColumn;
-		Assert.state(idColumn != null, "No row named: call whereId(column, id) before update()");
-		Assert.state(fenceColumn != null, "No fencing token: call fencedBy(column, token) before update()");
+		if (idColumn == null) {
+			throw new IllegalStateException("No row named: call whereId(column, id) before update()");
+		}
+		if (fenceColumn == null) {
+			throw new IllegalStateException("No fencing token: call fencedBy(column, token) before update()");
+		}
 		Assert.state(!this.values.containsKey(fenceColumn) && !this.values.containsKey(idColumn),
 				() -> "The fence column '" + fenceColumn + "' and the id column '" + idColumn
 						+ "' are written by the guard, not by set()");
