@@ -23,6 +23,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.distlock.fencing.FencedUpdates;
+
+import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
@@ -30,7 +33,8 @@ import org.springframework.stereotype.Repository;
 import org.springframework.util.Assert;
 
 /**
- * Table {@code voucher_order}.
+ * Tables {@code voucher_order} and {@code order_user}, the user's row that each order
+ * writes under the user's fencing token first.
  *
  * @author distlock
  * @since 0.1.0
@@ -40,12 +44,15 @@ public class VoucherOrderRepository {
 
 	private final JdbcClient jdbc;
 
+	private final FencedUpdates fenced;
+
 	/**
 	 * Create a new repository.
 	 * @param jdbc the client of the application's database
 	 */
 	public VoucherOrderRepository(JdbcClient jdbc) {
 		this.jdbc = jdbc;
+		this.fenced = FencedUpdates.of(jdbc);
 	}
 
 	/**
@@ -63,14 +70,19 @@ public class VoucherOrderRepository {
 	}
 
 	/**
-	 * Insert an order.
+	 * Insert an order, after a guarded update of the user's {@code order_user} row with
+	 * the fencing token of the user's lock: a holder whose lease ran out while a newer
+	 * holder of the same user's lock already ordered writes nothing.
 	 * @param voucherId the voucher id
 	 * @param userId the user id
 	 * @param createdAt when the order is placed
 	 * @param fencingToken the fencing token of the user's lock
 	 * @return the order with its generated id
+	 * @throws dev.distlock.StaleFencingTokenException if a newer holder of the user's
+	 * lock already wrote the user's row
 	 */
 	public VoucherOrder insert(long voucherId, long userId, Instant createdAt, long fencingToken) {
+		fence(userId, createdAt, fencingToken);
 		KeyHolder keys = new GeneratedKeyHolder();
 		this.jdbc
 			.sql("INSERT INTO voucher_order (user_id, voucher_id, created_at, fencing_token) "
@@ -83,6 +95,28 @@ public class VoucherOrderRepository {
 		Number id = keys.getKey();
 		Assert.state(id != null, "No id generated for the new order");
 		return new VoucherOrder(id.longValue(), userId, voucherId, createdAt, fencingToken);
+	}
+
+	/**
+	 * Write the user's row under the fencing token: the guarded update, or the row itself
+	 * on the user's first order (a concurrent first order of a stale holder then fails on
+	 * the primary key).
+	 */
+	private void fence(long userId, Instant at, long fencingToken) {
+		try {
+			this.fenced.table("order_user")
+				.set("last_order_at", Timestamp.from(at))
+				.whereId("user_id", userId)
+				.fencedBy("fencing_token", fencingToken)
+				.update();
+		}
+		catch (EmptyResultDataAccessException ex) {
+			this.jdbc.sql("INSERT INTO order_user (user_id, last_order_at, fencing_token) VALUES (:user, :at, :fence)")
+				.param("user", userId)
+				.param("at", Timestamp.from(at))
+				.param("fence", fencingToken)
+				.update();
+		}
 	}
 
 	/**

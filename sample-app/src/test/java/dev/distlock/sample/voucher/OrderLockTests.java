@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -51,7 +52,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The lock, not the unique constraint, keeps a user to one order: on a schema whose
  * constraint is dropped before each test, concurrent duplicate orders through the locked
  * service never create a second order, while the same check-then-insert without the lock
- * does.
+ * does. Without the lock each duplicate gets a fencing token of its own, as if the lock
+ * had granted every one, and each user's fence row exists beforehand; so the fence
+ * refuses only the duplicates that write it out of token order.
  *
  * @author distlock
  */
@@ -92,8 +95,9 @@ class OrderLockTests {
 	}
 
 	@BeforeEach
-	void dropTheUniqueConstraint() {
+	void dropTheUniqueConstraintAndTheFences() {
 		this.jdbc.sql("ALTER TABLE voucher_order DROP CONSTRAINT IF EXISTS voucher_order_one_per_user").update();
+		this.jdbc.sql("DELETE FROM order_user").update();
 	}
 
 	@Test
@@ -111,6 +115,11 @@ class OrderLockTests {
 	@Test
 	void concurrentDuplicatesWithoutTheLockCreateDuplicateOrders() throws Exception {
 		long voucher = newVoucher();
+		for (long userId = 1; userId <= USERS; userId++) {
+			this.jdbc.sql("INSERT INTO order_user (user_id, last_order_at) VALUES (?, CURRENT_TIMESTAMP)")
+				.param(userId)
+				.update();
+		}
 		burst((userId) -> this.unlockedOrders.order(voucher, userId));
 		Map<Long, Long> ordersPerUser = ordersPerUser(voucher);
 		assertThat(ordersPerUser.values()).anySatisfy((count) -> assertThat(count).isGreaterThan(1));
@@ -172,6 +181,8 @@ class OrderLockTests {
 	@TestConfiguration(proxyBeanMethods = false)
 	static class UnlockedOrders {
 
+		private final AtomicLong fencingTokens = new AtomicLong();
+
 		private final OrderTaking orderTaking;
 
 		UnlockedOrders(OrderTaking orderTaking) {
@@ -180,7 +191,7 @@ class OrderLockTests {
 
 		@Transactional
 		public VoucherOrder order(long voucherId, long userId) {
-			return this.orderTaking.take(voucherId, userId, 0);
+			return this.orderTaking.take(voucherId, userId, this.fencingTokens.incrementAndGet());
 		}
 
 	}

@@ -22,6 +22,7 @@ import java.time.Instant;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.LockLostException;
+import dev.distlock.StaleFencingTokenException;
 import dev.distlock.test.InMemoryLocks;
 import dev.distlock.test.LockAssertions;
 import dev.distlock.test.autoconfigure.AutoConfigureInMemoryLocks;
@@ -97,6 +98,20 @@ class VoucherOrderServiceLockTests {
 			assertThat(hold.key()).isEqualTo("order:7");
 			assertThat(hold.fencingToken()).isEqualTo(order.fencingToken());
 		});
+	}
+
+	@Test
+	void aStaleHoldersOrderWritesNothingOnceANewerHolderOfTheUsersLockOrdered() {
+		long first = newVoucher();
+		long second = newVoucher();
+		long third = newVoucher();
+		VoucherOrder older = this.service.order(first, 11);
+		VoucherOrder newer = this.service.order(second, 11);
+		assertThat(newer.fencingToken()).isGreaterThan(older.fencingToken());
+		assertThatExceptionOfType(StaleFencingTokenException.class)
+			.isThrownBy(() -> this.orders.insert(third, 11, Instant.now(), older.fencingToken()))
+			.satisfies((ex) -> assertThat(ex.getCurrentToken()).isEqualTo(newer.fencingToken()));
+		assertThat(this.orders.findByVoucher(third)).isEmpty();
 	}
 
 	@Test
