@@ -53,7 +53,9 @@ import org.springframework.util.function.SingletonSupplier;
  * that fails after the method returned normally keeps the method's result in a
  * {@link LockLostAfterCompletionException} or {@link LockReleaseFailedException}, logs a
  * warning and publishes a {@link LockReleaseFailedEvent}, so that the caller can tell
- * work that completed from work that did not run or was rolled back.
+ * work that completed from work that did not run or was rolled back. Under
+ * {@code onLoss = INTERRUPT} a lock lost while the method runs interrupts its thread
+ * ({@link LossInterrupt}), and the call ends with the {@link LockLostException}.
  *
  * @author distlock
  */
