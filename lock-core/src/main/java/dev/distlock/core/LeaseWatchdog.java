@@ -54,7 +54,9 @@ import org.jspecify.annotations.Nullable;
  * delays only its own group, and the leases on every other node are renewed on time. A
  * request or listener that fails never stops later rounds. A lease the store reports lost
  * is marked lost, reported, no longer renewed, and its local turn passed on; a lost lease
- * is never re-created. A lease released while its renewal was in flight is not reported:
+ * is never re-created. So is a lease whose renewals failed until its local view ran out:
+ * a task on the timer at that instant finds it, so that its holder hears of the loss
+ * without asking. A lease released while its renewal was in flight is not reported:
  * release stops watching before it asks the store, and a loss counts only if the lease
  * was still watched.
  *
@@ -315,7 +317,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	private void failing(Lease lease) {
 		lease.renewalFailing = true;
 		ScheduledFuture<?> pending = lease.runOut;
-		if (pending == null || pending.isDone()) {
+		if ((pending == null || pending.isDone()) && this.watched.contains(lease)) {
 			scheduleRunOut(lease);
 		}
 	}

@@ -81,10 +81,16 @@ public final class LossBenchmarkMain {
 						rows.add("| " + target.label() + " | not run: the database did not answer | | | |");
 						continue;
 					}
-					log("taken key: " + target.label());
-					long[] taken = taken(opened, application, takenSamples);
-					log("store outage: " + target.label());
-					long[][] outage = outage(opened, application, outageSamples);
+					OutageLockStore store = new OutageLockStore(opened.store());
+					long[] taken;
+					long[][] outage;
+					try (DefaultLockClient client = new DefaultLockClient(store,
+							LockClientSettings.defaults().withWatchdogLease(LEASE))) {
+						log("taken key: " + target.label());
+						taken = taken(client, opened, application, takenSamples);
+						log("store outage: " + target.label());
+						outage = outage(client, store, application, outageSamples);
+					}
 					rows.add(row(target.label(), "taken key", taken));
 					rows.add(row(target.label(), "store outage", outage[0]));
 					rows.add(row(target.label(), "store outage, from its start", outage[1]));
@@ -107,19 +113,17 @@ public final class LossBenchmarkMain {
 	 * Return the delays, in nanoseconds, from the answer to a force-release of a held key
 	 * to the cancellation of its work.
 	 */
-	private static long[] taken(LossTarget.Opened opened, ExecutorService application, int samples) throws Exception {
+	private static long[] taken(DefaultLockClient client, LossTarget.Opened opened, ExecutorService application,
+			int samples) throws Exception {
 		long[] delays = new long[samples];
-		try (DefaultLockClient client = new DefaultLockClient(opened.store(),
-				LockClientSettings.defaults().withWatchdogLease(LEASE))) {
-			for (int i = 0; i < samples; i++) {
-				LockHold hold = client.acquire("loss-taken-" + i, Duration.ofSeconds(10), null);
-				Watched watched = watch(hold, application);
-				pauseWithinARenewalInterval();
-				opened.forceRelease(hold.key());
-				long lostAt = System.nanoTime();
-				delays[i] = watched.cancelledAt().get(30, TimeUnit.SECONDS) - lostAt;
-				releaseQuietly(hold);
-			}
+		for (int i = 0; i < samples; i++) {
+			LockHold hold = client.acquire("loss-taken-" + i, Duration.ofSeconds(10), null);
+			Watched watched = watch(hold, application);
+			pauseWithinARenewalInterval();
+			opened.forceRelease(hold.key());
+			long lostAt = System.nanoTime();
+			delays[i] = watched.cancelledAt().get(30, TimeUnit.SECONDS) - lostAt;
+			releaseQuietly(hold);
 		}
 		return delays;
 	}
@@ -128,30 +132,26 @@ public final class LossBenchmarkMain {
 	 * Return the delays, in nanoseconds, from the end of the holder's view of the lease,
 	 * and from the start of the outage, to the cancellation of the work.
 	 */
-	private static long[][] outage(LossTarget.Opened opened, ExecutorService application, int samples)
-			throws Exception {
+	private static long[][] outage(DefaultLockClient client, OutageLockStore store, ExecutorService application,
+			int samples) throws Exception {
 		long[] fromLoss = new long[samples];
 		long[] fromOutage = new long[samples];
-		OutageLockStore store = new OutageLockStore(opened.store());
-		try (DefaultLockClient client = new DefaultLockClient(store,
-				LockClientSettings.defaults().withWatchdogLease(LEASE))) {
-			for (int i = 0; i < samples; i++) {
-				LockHold hold = client.acquire("loss-outage-" + i, Duration.ofSeconds(10), null);
-				Watched watched = watch(hold, application);
-				pauseWithinARenewalInterval();
-				long outageAt = System.nanoTime();
-				store.setDown(true);
-				// A renewal sent before the outage may still be answered: read the lease
-				// once it had the time to be
-				Thread.sleep(50);
-				long readAt = System.nanoTime();
-				long lostAt = readAt + leaseRemaining(client, hold.key()).toNanos();
-				long cancelledAt = watched.cancelledAt().get(30, TimeUnit.SECONDS);
-				fromLoss[i] = cancelledAt - lostAt;
-				fromOutage[i] = cancelledAt - outageAt;
-				store.setDown(false);
-				releaseQuietly(hold);
-			}
+		for (int i = 0; i < samples; i++) {
+			LockHold hold = client.acquire("loss-outage-" + i, Duration.ofSeconds(10), null);
+			Watched watched = watch(hold, application);
+			pauseWithinARenewalInterval();
+			long outageAt = System.nanoTime();
+			store.setDown(true);
+			// A renewal sent before the outage may still be answered: read the lease once
+			// it had the time to be
+			Thread.sleep(50);
+			long readAt = System.nanoTime();
+			long lostAt = readAt + leaseRemaining(client, hold.key()).toNanos();
+			long cancelledAt = watched.cancelledAt().get(30, TimeUnit.SECONDS);
+			fromLoss[i] = cancelledAt - lostAt;
+			fromOutage[i] = cancelledAt - outageAt;
+			store.setDown(false);
+			releaseQuietly(hold);
 		}
 		return new long[][] { fromLoss, fromOutage };
 	}

@@ -53,4 +53,11 @@ final class OutageLockStore extends ForwardingLockStore {
 		return super.renew(renewals, lease);
 	}
 
+	/**
+	 * Leave the store open: the benchmark's target closes it.
+	 */
+	@Override
+	public void close() {
+	}
+
 }
