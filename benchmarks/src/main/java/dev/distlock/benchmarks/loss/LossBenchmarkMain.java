@@ -209,7 +209,7 @@ public final class LossBenchmarkMain {
 	}
 
 	private static String millis(long nanos) {
-		return String.format(Locale.ROOT, "%.1f", nanos / 1_000_000.0);
+		return String.format(Locale.ROOT, "%.1f ms", nanos / 1_000_000.0);
 	}
 
 	private static String report(Instant started, String load, boolean quick, int takenSamples, int outageSamples,
@@ -240,7 +240,7 @@ public final class LossBenchmarkMain {
 			.append(" losses per store for a taken key, ")
 			.append(outageSamples)
 			.append(" for an outage. With so few samples the p99 is the slowest sample or close to it.\n\n");
-		report.append("| Store | Loss | p50 (ms) | p99 (ms) | Samples |\n|---|---|---|---|---|\n");
+		report.append("| Store | Loss | p50 | p99 | Samples |\n|---|---|---|---|---|\n");
 		rows.forEach((row) -> report.append(row).append('\n'));
 		report.append("\nThe delay runs from the loss to the cancellation of the work's future by a "
 				+ "`LockHold.whenLost()` dependent on an executor of the application, as `onLoss = CANCEL` does. "
