@@ -113,6 +113,11 @@ final class CallHold implements LockHold {
 	}
 
 	@Override
+	public CompletionStage<LossReason> whenLost() {
+		return this.lease.whenLost(this.locks.engine.callbacks());
+	}
+
+	@Override
 	public void close() {
 		if (!this.released.get()) {
 			release();

@@ -18,10 +18,14 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +64,11 @@ final class Lease {
 
 	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
+	/**
+	 * Completed with the kind of loss once the grant is known lost; never by a release.
+	 */
+	private final CompletableFuture<LossReason> lostSignal = new CompletableFuture<>();
+
 	private final AtomicBoolean ended = new AtomicBoolean();
 
 	private final AtomicBoolean turnPassed = new AtomicBoolean();
@@ -71,6 +80,12 @@ final class Lease {
 
 	/** The task that passes the local turn on when a fixed lease runs out, if any. */
 	volatile @Nullable ScheduledFuture<?> expiry;
+
+	/**
+	 * The watchdog's task that reports the lease lost when its local view runs out while
+	 * renewals fail, if any.
+	 */
+	volatile @Nullable ScheduledFuture<?> runOut;
 
 	/** The name and listener of the acquisition that got this grant. */
 	final Tracking tracking;
@@ -179,7 +194,29 @@ final class Lease {
 		LossReason known = lossKind();
 		lost((known != null) ? known : kind, reason);
 		LossReason recorded = lossKind();
-		this.tracking.lost((recorded != null) ? recorded : kind);
+		LossReason reported = (recorded != null) ? recorded : kind;
+		this.tracking.lost(reported);
+		this.lostSignal.complete(reported);
+	}
+
+	/**
+	 * Signal that the local view of a fixed lease ran out: the lock is free in the store
+	 * for every client from now on.
+	 */
+	void ranOut() {
+		LossReason kind = lossKind();
+		this.lostSignal.complete((kind != null) ? kind : LossReason.EXPIRED);
+	}
+
+	/**
+	 * Return a stage completed with the kind of loss once this grant is known lost, never
+	 * by a release; it completes on {@code executor}, so that its dependents never run on
+	 * the thread that found the loss.
+	 * @param executor where the stage completes
+	 * @return the stage, one per call
+	 */
+	CompletionStage<LossReason> whenLost(Executor executor) {
+		return this.lostSignal.thenApplyAsync(Function.identity(), executor);
 	}
 
 	/**

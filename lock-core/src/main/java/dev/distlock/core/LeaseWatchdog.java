@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,9 @@ import org.jspecify.annotations.Nullable;
  * delays only its own group, and the leases on every other node are renewed on time. A
  * request or listener that fails never stops later rounds. A lease the store reports lost
  * is marked lost, reported, no longer renewed, and its local turn passed on; a lost lease
- * is never re-created. A lease released while its renewal was in flight is not reported:
+ * is never re-created. So is a lease whose renewals failed until its local view ran out:
+ * a task on the timer at that instant finds it, so that its holder hears of the loss
+ * without asking. A lease released while its renewal was in flight is not reported:
  * release stops watching before it asks the store, and a loss counts only if the lease
  * was still watched.
  *
@@ -67,6 +70,8 @@ final class LeaseWatchdog implements AutoCloseable {
 	static final String TAKEN = "the watchdog found the key expired or owned by another client";
 
 	static final String MAX_HOLD = "it was held longer than distlock.max-hold";
+
+	static final String RAN_OUT = "its lease ran out while the store could not renew it";
 
 	private final LockStore store;
 
@@ -94,6 +99,8 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final @Nullable Duration maxHold;
 
+	private final ScheduledExecutorService timer;
+
 	private final ScheduledFuture<?> task;
 
 	private volatile @Nullable RenewalBatch lastBatch;
@@ -120,6 +127,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		this.interval = interval;
 		this.lost = lost;
 		this.maxHold = maxHold;
+		this.timer = timer;
 		this.task = timer.scheduleAtFixedRate(this::renewAll, interval.toNanos(), interval.toNanos(),
 				TimeUnit.NANOSECONDS);
 	}
@@ -147,6 +155,10 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	void unwatch(Lease lease) {
 		this.watched.remove(lease);
+		ScheduledFuture<?> runOut = lease.runOut;
+		if (runOut != null) {
+			runOut.cancel(false);
+		}
 	}
 
 	int watchedCount() {
@@ -279,7 +291,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not apply a late renewal answer", ex);
 		}
-		failing.forEach((lease) -> lease.renewalFailing = true);
+		failing.forEach(this::failing);
 	}
 
 	/**
@@ -298,6 +310,50 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
+	 * Mark a lease whose renewal failed, and make sure that it is reported lost when its
+	 * local view runs out before a renewal succeeds: by a task on the timer at that
+	 * instant, rather than by whoever looks at it next.
+	 */
+	private void failing(Lease lease) {
+		lease.renewalFailing = true;
+		ScheduledFuture<?> pending = lease.runOut;
+		if ((pending == null || pending.isDone()) && this.watched.contains(lease)) {
+			scheduleRunOut(lease);
+		}
+	}
+
+	private void scheduleRunOut(Lease lease) {
+		try {
+			lease.runOut = this.timer.schedule(() -> ranOut(lease),
+					Math.max(0, lease.validUntilNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed meanwhile: the close reports its leases
+		}
+	}
+
+	/**
+	 * The local view of a lease whose renewal failed may have run out: if it did while
+	 * renewals still fail, the lease is lost ({@link LossReason#BACKEND}), reported, no
+	 * longer renewed, and its local turn passed on; if a renewal extended it meanwhile
+	 * but renewals fail again, look again when the extended view runs out.
+	 */
+	private void ranOut(Lease lease) {
+		if (!this.watched.contains(lease) || !lease.renewalFailing) {
+			return;
+		}
+		if (lease.validUntilNanos() - System.nanoTime() > 0) {
+			scheduleRunOut(lease);
+			return;
+		}
+		if (this.watched.remove(lease)) {
+			lease.reportLost(LossReason.BACKEND, RAN_OUT);
+			logger.warn("Lock '" + LogSafe.escape(lease.key()) + "' was lost: " + RAN_OUT);
+			this.lost.accept(lease);
+		}
+	}
+
+	/**
 	 * Record a batch's report, then mark its failing leases: a status that shows them
 	 * failing shows the failure too.
 	 */
@@ -307,7 +363,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		if (failed) {
 			this.lastFailure = batch;
 		}
-		failing.forEach((lease) -> lease.renewalFailing = true);
+		failing.forEach(this::failing);
 		try {
 			this.listener.renewalBatchFinished(batch);
 		}
@@ -336,7 +392,7 @@ final class LeaseWatchdog implements AutoCloseable {
 				case LOST -> {
 					lostCount++;
 					if (this.watched.remove(lease)) {
-						lease.reportLost(LossReason.TAKEN, lossReason(lease));
+						lease.reportLost(lossKind(lease), lossReason(lease));
 						logger.warn("Lock '" + LogSafe.escape(lease.key())
 								+ "' was lost: its key expired or has another owner");
 						this.lost.accept(lease);
@@ -364,6 +420,16 @@ final class LeaseWatchdog implements AutoCloseable {
 		SessionLeaseExtension sessions = this.store.extension(SessionLeaseExtension.class);
 		String reason = (sessions != null) ? sessions.lossReason(lease.key(), lease.token) : null;
 		return (reason != null) ? reason : TAKEN;
+	}
+
+	/**
+	 * Return the kind of loss of a lease the store answered as lost: the store's when it
+	 * tells one ({@link SessionLeaseExtension#lossKind}), else {@link LossReason#TAKEN}.
+	 */
+	private LossReason lossKind(Lease lease) {
+		SessionLeaseExtension sessions = this.store.extension(SessionLeaseExtension.class);
+		LossReason kind = (sessions != null) ? sessions.lossKind(lease.key(), lease.token) : null;
+		return (kind != null) ? kind : LossReason.TAKEN;
 	}
 
 	/**

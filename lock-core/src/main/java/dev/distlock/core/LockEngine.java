@@ -337,12 +337,14 @@ final class LockEngine {
 
 	/**
 	 * A fixed lease ran out while still held: the key is free in the store for every
-	 * client, so the local turn passes on as well, and the client forgets the hold (it no
-	 * longer counts as held, nor shows to operators). The holder keeps its hold, which is
-	 * no longer valid: releasing it asks the store, owner-checked, and reports the loss.
+	 * client, so the local turn passes on as well, the holder's loss signal completes,
+	 * and the client forgets the hold (it no longer counts as held, nor shows to
+	 * operators). The holder keeps its hold, which is no longer valid: releasing it asks
+	 * the store, owner-checked, and reports the loss.
 	 */
 	private void expired(Lease lease) {
 		if (!lease.isEnded()) {
+			lease.ranOut();
 			this.held.remove(lease);
 			passTurn(lease, null);
 			unreserve(lease);

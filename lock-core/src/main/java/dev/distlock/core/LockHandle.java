@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
@@ -139,6 +140,20 @@ public interface LockHandle extends Lock {
 	 * @throws LockBackendException if the store could not be reached
 	 */
 	void confirmOwnership();
+
+	/**
+	 * Return a stage that completes with why the calling thread's hold of this lock was
+	 * lost, as {@link LockHold#whenLost()} does for a call-owned hold: never by a normal
+	 * release, completed on a thread of the client, never on the store's I/O threads or
+	 * the client's timer. For example, to stop a long loop on another thread:
+	 * <pre class="code">
+	 * lock.whenLost().thenAccept((reason) -> stop.set(true));
+	 * </pre>
+	 * @return the loss signal of the current hold
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * @since 0.1.0
+	 */
+	CompletionStage<LossReason> whenLost();
 
 	/**
 	 * Not supported.

@@ -114,6 +114,29 @@ public interface LockHold extends AutoCloseable {
 	CompletionStage<Void> releaseAsync(Duration holdAtLeast);
 
 	/**
+	 * Return a stage that completes with why the lock was lost, as soon as this client
+	 * knows: the watchdog found it {@link LossReason#TAKEN taken} or its
+	 * {@link LossReason#SESSION_EXPIRED session expired}, an operator
+	 * {@link LossReason#FORCED forced} it, it was held past the
+	 * {@link LossReason#MAX_HOLD maximum hold}, the client was {@link LossReason#CLOSED
+	 * closed}, its fixed lease ran out ({@link LossReason#EXPIRED}, when it runs out), or
+	 * its lease ran out while renewals failed ({@link LossReason#BACKEND}, when the
+	 * holder's view of the lease runs out). A release, an ownership check or a re-entry
+	 * that finds the lock lost completes it too. <pre class="code">
+	 * hold.whenLost().thenAccept((reason) -> work.cancel(true));
+	 * </pre> A normal release never completes it: after one it stays incomplete, and the
+	 * client keeps no reference to it. It completes on a thread of the client that
+	 * completes callers' futures (as {@link LockClient#acquireAsync} does), never on the
+	 * store's I/O threads or the client's timer: a dependent that blocks or runs long
+	 * belongs on an executor of the application, through the {@code ...Async} variants of
+	 * {@link CompletionStage}. Each call returns a stage of its own, so completing or
+	 * cancelling it changes no other.
+	 * @return the loss signal
+	 * @since 0.1.0
+	 */
+	CompletionStage<LossReason> whenLost();
+
+	/**
 	 * Release the lock unless it was already released.
 	 * @throws LockLostException if the lock had been lost before this release
 	 * @throws LockBackendException if the backend could not be reached

@@ -19,7 +19,9 @@ package dev.distlock.core;
 import java.util.Locale;
 
 /**
- * Why a held lock was lost.
+ * Why a held lock was lost: the kind a {@link LockTracker} is told, and what
+ * {@link LockHold#whenLost()} and {@link LockHandle#whenLost()} complete with. A normal
+ * release is never a loss.
  *
  * @author distlock
  * @since 0.1.0
@@ -29,7 +31,7 @@ public enum LossReason {
 
 	/**
 	 * Its lease ran out before it was renewed or released: a fixed lease shorter than the
-	 * work, or a holder paused past its lease.
+	 * work (noticed when the fixed lease runs out), or a holder paused past its lease.
 	 */
 	EXPIRED,
 
@@ -41,7 +43,8 @@ public enum LossReason {
 
 	/**
 	 * Its lease ran out while the watchdog could not renew it because the store failed or
-	 * timed out.
+	 * timed out: noticed when the holder's view of the lease runs out, no longer renewed
+	 * from then on.
 	 */
 	BACKEND,
 
@@ -60,7 +63,13 @@ public enum LossReason {
 	 * ({@link LockClientSettings#maxHold()}, {@code distlock.max-hold}): no longer
 	 * renewed, it expires with its lease.
 	 */
-	MAX_HOLD;
+	MAX_HOLD,
+
+	/**
+	 * The store's session with its backend ended, and the lock with it (a ZooKeeper
+	 * session that expired, see {@link SessionLeaseExtension#lossKind}).
+	 */
+	SESSION_EXPIRED;
 
 	/**
 	 * Return the lower-case name used as a metric tag, for example {@code "taken"} or

@@ -85,6 +85,11 @@ final class SegmentCallHold implements SegmentHold {
 	}
 
 	@Override
+	public CompletionStage<LossReason> whenLost() {
+		return this.hold.whenLost();
+	}
+
+	@Override
 	public void close() {
 		this.hold.close();
 	}

@@ -58,4 +58,15 @@ public interface SessionLeaseExtension extends LockStoreExtension {
 	 */
 	@Nullable String lossReason(String key, String token);
 
+	/**
+	 * Return the kind of the loss {@link #lossReason} explains, for example
+	 * {@link LossReason#SESSION_EXPIRED} when the session ended.
+	 * @param key the lock key
+	 * @param token the owner token
+	 * @return the kind, or {@code null} for {@link LossReason#TAKEN}
+	 */
+	default @Nullable LossReason lossKind(String key, String token) {
+		return null;
+	}
+
 }

@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LogSafe;
@@ -155,6 +156,11 @@ final class ThreadLockHandle implements LockHandle {
 	@Override
 	public void confirmOwnership() {
 		this.locks.locks().join(this.locks.locks().releases.confirmOwnership(this.locks.heldLease(this.key)));
+	}
+
+	@Override
+	public CompletionStage<LossReason> whenLost() {
+		return this.locks.heldLease(this.key).whenLost(this.locks.locks().engine.callbacks());
 	}
 
 	@Override

@@ -18,6 +18,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockLostException;
@@ -34,7 +35,7 @@ import static org.awaitility.Awaitility.await;
  * A client on a store that implements {@link SessionLeaseExtension}: a fixed lease is
  * refused before any request, by every way of asking for one, naming the store, while
  * locks kept by the watchdog work; and a lock the watchdog finds lost carries the store's
- * reason.
+ * reason and kind.
  *
  * @author distlock
  */
@@ -85,9 +86,11 @@ class SessionLeaseTests {
 	@Test
 	void aLockTheStoreFoundLostCarriesTheStoresReason() throws Exception {
 		LockHold hold = this.client.acquire("session", Duration.ZERO, null);
+		CompletableFuture<LossReason> lost = hold.whenLost().toCompletableFuture();
 		this.store.sessionExpired = true;
 		this.store.expire("session");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !hold.isValid());
+		assertThat(lost).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(LossReason.SESSION_EXPIRED);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release)
 			.withMessageContaining("the test session expired");
 	}
@@ -135,6 +138,11 @@ class SessionLeaseTests {
 		@Override
 		public @Nullable String lossReason(String key, String token) {
 			return this.sessionExpired ? "the test session expired" : null;
+		}
+
+		@Override
+		public @Nullable LossReason lossKind(String key, String token) {
+			return this.sessionExpired ? LossReason.SESSION_EXPIRED : null;
 		}
 
 	}

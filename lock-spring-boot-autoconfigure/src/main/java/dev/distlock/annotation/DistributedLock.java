@@ -126,6 +126,19 @@ public @interface DistributedLock {
 	OnBusy onBusy() default OnBusy.THROW;
 
 	/**
+	 * What to do when the lock is lost while the method runs, for example
+	 * {@code onLoss = LockLossPolicy.CANCEL} on a method returning a {@code Mono} whose
+	 * work must stop as soon as another instance may hold the lock. The default,
+	 * {@link LockLossPolicy#REPORT REPORT}, lets the method run on and reports the loss
+	 * when it ends. {@link LockLossPolicy#CANCEL CANCEL} is for methods returning a
+	 * {@code CompletionStage} or a reactive type, {@link LockLossPolicy#INTERRUPT
+	 * INTERRUPT} for synchronous ones: the other way round fails at startup.
+	 * @return the loss policy
+	 * @since 0.1.0
+	 */
+	LockLossPolicy onLoss() default LockLossPolicy.REPORT;
+
+	/**
 	 * Keep the lock at least this long after it was acquired, even if the method finished
 	 * sooner, for example {@code "500ms"}: a job that takes 5 ms then still runs once per
 	 * tick across instances whose clocks fire a little apart. The release then shortens

@@ -21,11 +21,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLostException;
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
 import org.aopalliance.intercept.MethodInvocation;
@@ -44,6 +48,10 @@ import org.jspecify.annotations.Nullable;
  * stage, which keeps the lock until it completes by itself. Cancelling a
  * {@code CompletableFuture} completes it at once while the work behind it runs on, so a
  * forwarded cancel would leave nothing that tells when the work really ended.
+ * <p>
+ * <b>Loss.</b> Under the {@code CANCEL} loss policy a lock lost while the method's stage
+ * runs fails the caller's future with {@link LockLostException} and cancels that stage,
+ * which then releases the lock as it ends; the lock is never taken again for the call.
  * <p>
  * <b>No user code on the client's threads.</b> The lock is taken without blocking the
  * caller, and the method is then called on the application's executor
@@ -133,8 +141,13 @@ final class CompletionStageLocking {
 		if (stage == null) {
 			stage = CompletableFuture.completedFuture(null);
 		}
+		AtomicBoolean ended = new AtomicBoolean();
+		if (operation.onLoss() == LockLossPolicy.CANCEL) {
+			cancelOnLoss(holds, stage, result, ended);
+		}
 		// Nothing of the caller's future is forwarded to the work: the lock is released
 		// when the method's own stage completes, whatever the caller did meanwhile.
+		stage.whenComplete((value, failure) -> ended.set(true));
 		stage.whenComplete(
 				(value, failure) -> CallLocks.releaseAsync(holds, (failure != null) ? null : operation.holdAtLeast())
 					.whenComplete((released, releaseFailure) -> {
@@ -155,6 +168,36 @@ final class CompletionStageLocking {
 							completeOnExecutor(result, () -> result.complete(value));
 						}
 					}));
+	}
+
+	/**
+	 * Under the {@code CANCEL} loss policy: when a lock of the call is lost before the
+	 * method's stage ended, fail the caller's future with the {@link LockLostException}
+	 * and cancel the method's stage, on the executor (the stage's own dependents run
+	 * there). The stage's completion then releases the holds as usual; the caller's
+	 * future keeps the loss.
+	 */
+	private void cancelOnLoss(List<LockHold> holds, CompletionStage<?> work, CompletableFuture<@Nullable Object> result,
+			AtomicBoolean ended) {
+		LockLoss.ofAny(holds).thenAccept((loss) -> completeOnExecutor(null, () -> {
+			if (ended.compareAndSet(false, true)) {
+				result.completeExceptionally(loss);
+				cancel(work);
+			}
+		}));
+	}
+
+	private static void cancel(CompletionStage<?> work) {
+		if (work instanceof Future<?> future) {
+			future.cancel(true);
+			return;
+		}
+		try {
+			work.toCompletableFuture().cancel(true);
+		}
+		catch (UnsupportedOperationException ex) {
+			// A stage that cannot be cancelled: its work runs on, the caller has the loss
+		}
 	}
 
 	/**

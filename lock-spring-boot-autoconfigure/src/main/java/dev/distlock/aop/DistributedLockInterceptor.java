@@ -18,6 +18,7 @@ package dev.distlock.aop;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -28,6 +29,7 @@ import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.LockLostException;
 import dev.distlock.LockReleaseFailedException;
 import dev.distlock.LogSafe;
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.aop.HeldLocks.HeldLock;
 import dev.distlock.core.LockCaller;
@@ -51,7 +53,9 @@ import org.springframework.util.function.SingletonSupplier;
  * that fails after the method returned normally keeps the method's result in a
  * {@link LockLostAfterCompletionException} or {@link LockReleaseFailedException}, logs a
  * warning and publishes a {@link LockReleaseFailedEvent}, so that the caller can tell
- * work that completed from work that did not run or was rolled back.
+ * work that completed from work that did not run or was rolled back. Under
+ * {@code onLoss = INTERRUPT} a lock lost while the method runs interrupts its thread
+ * ({@link LossInterrupt}), and the call ends with the {@link LockLostException}.
  *
  * @author distlock
  */
@@ -170,16 +174,19 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return this.failurePolicy.answer(operation, invocation, target, List.of(key), ex);
 		}
 		HeldLock held = HeldLocks.push(invocation, lock);
+		LossInterrupt interrupt = interruptOnLoss(operation, () -> LockLoss.of(lock));
 		Object result;
 		try {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
 			HeldLocks.pop(held);
-			releaseAfterFailure(lock::unlock, ex);
-			throw ex;
+			Throwable failure = LossInterrupt.failure(interrupt, ex);
+			releaseAfterFailure(lock::unlock, failure);
+			throw failure;
 		}
 		HeldLocks.pop(held);
+		LockLostException loss = (interrupt != null) ? interrupt.finish() : null;
 		try {
 			Duration holdAtLeast = operation.holdAtLeast();
 			if (holdAtLeast != null) {
@@ -190,7 +197,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			}
 		}
 		catch (LockLostException | LockBackendException ex) {
-			throw afterCompletion(operation, target, ex, result, held.isTransactionCommitted());
+			throw afterCompletion(operation, target, lossOr(loss, ex), result, held.isTransactionCommitted());
+		}
+		if (loss != null) {
+			throw afterCompletion(operation, target, loss, result, held.isTransactionCommitted());
 		}
 		return result;
 	}
@@ -213,6 +223,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return this.failurePolicy.answer(operation, invocation, target, keys, ex);
 		}
 		HeldLock held = HeldLocks.push(invocation, holds);
+		LossInterrupt interrupt = interruptOnLoss(operation, () -> LockLoss.ofAny(holds));
 		Object result;
 		try {
 			result = invocation.proceed();
@@ -220,20 +231,47 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		catch (Throwable ex) {
 			HeldLocks.pop(held);
 			held.released();
-			releaseAfterFailure(() -> CallLocks.release(holds, null), ex);
-			throw ex;
+			Throwable failure = LossInterrupt.failure(interrupt, ex);
+			releaseAfterFailure(() -> CallLocks.release(holds, null), failure);
+			throw failure;
 		}
 		HeldLocks.pop(held);
+		LockLostException loss = (interrupt != null) ? interrupt.finish() : null;
 		try {
 			CallLocks.release(holds, operation.holdAtLeast());
 		}
 		catch (LockLostException | LockBackendException ex) {
-			throw afterCompletion(operation, target, ex, result, held.isTransactionCommitted());
+			throw afterCompletion(operation, target, lossOr(loss, ex), result, held.isTransactionCommitted());
 		}
 		finally {
 			held.released();
 		}
+		if (loss != null) {
+			throw afterCompletion(operation, target, loss, result, held.isTransactionCommitted());
+		}
 		return result;
+	}
+
+	/**
+	 * Start interrupting the current thread when the call's locks are lost, under the
+	 * {@code INTERRUPT} loss policy.
+	 * @return the watch, or {@code null} under another policy
+	 */
+	private static @Nullable LossInterrupt interruptOnLoss(LockOperation operation,
+			Supplier<CompletableFuture<LockLostException>> loss) {
+		return (operation.onLoss() == LockLossPolicy.INTERRUPT) ? LossInterrupt.watch(loss.get()) : null;
+	}
+
+	/**
+	 * Return the loss an interrupted call ends with, the release's failure suppressed
+	 * into it, or the release's failure if the lock was not lost while the method ran.
+	 */
+	private static Throwable lossOr(@Nullable LockLostException loss, Throwable releaseFailure) {
+		if (loss == null) {
+			return releaseFailure;
+		}
+		loss.addSuppressed(releaseFailure);
+		return loss;
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.function.IntPredicate;
 
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import org.jspecify.annotations.Nullable;
@@ -38,6 +39,7 @@ import org.springframework.context.expression.AnnotatedElementKey;
  * @param fallback the method to call when the lock is busy, if any
  * @param lockedReturn how long the lock must live, told from the return type
  * @param onBusy what to do when the lock stays busy and there is no fallback
+ * @param onLoss what to do when the lock is lost while the method runs
  * @param holdAtLeast how long the lock stays taken at least, or {@code null}
  * @param name the name of the lock in metrics and traces
  * @param mode whether the method takes the write lock or a read lock
@@ -53,8 +55,8 @@ import org.springframework.context.expression.AnnotatedElementKey;
  */
 record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExpression, Duration waitTime,
 		@Nullable Duration leaseTime, @Nullable FallbackMethod fallback, LockedReturn lockedReturn, OnBusy onBusy,
-		@Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair, String caller, int segments,
-		@Nullable String segmentFilter, @Nullable IntPredicate segmentAccepts) {
+		LockLossPolicy onLoss, @Nullable Duration holdAtLeast, String name, LockMode mode, boolean fair, String caller,
+		int segments, @Nullable String segmentFilter, @Nullable IntPredicate segmentAccepts) {
 
 	/**
 	 * Return whether a call locks one of several segment keys of its key.
@@ -82,8 +84,8 @@ record LockOperation(Method method, AnnotatedElementKey methodKey, String keyExp
 	 */
 	LockOperation forCall(IntPredicate accepts) {
 		return new LockOperation(this.method, this.methodKey, this.keyExpression, this.waitTime, this.leaseTime,
-				this.fallback, this.lockedReturn, this.onBusy, this.holdAtLeast, this.name, this.mode, this.fair,
-				this.caller, this.segments, this.segmentFilter, accepts);
+				this.fallback, this.lockedReturn, this.onBusy, this.onLoss, this.holdAtLeast, this.name, this.mode,
+				this.fair, this.caller, this.segments, this.segmentFilter, accepts);
 	}
 
 }

@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import org.apache.commons.logging.Log;
@@ -189,13 +190,34 @@ final class LockOperationSource {
 						+ "set holdAtLeast to a little less than the schedule's interval");
 		}
 		LockedReturn lockedReturn = LockedReturn.of(targetMethod, beanClass);
+		checkLossPolicy(annotation.onLoss(), lockedReturn, targetMethod);
 		LockOperation operation = new LockOperation(targetMethod, new AnnotatedElementKey(targetMethod, beanClass),
 				annotation.key(), (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime, fallback,
-				lockedReturn, annotation.onBusy(), holdAtLeast, name(annotation.name(), targetMethod, beanClass),
-				annotation.mode(), annotation.fair(), methodName(targetMethod, beanClass), annotation.segments(),
+				lockedReturn, annotation.onBusy(), annotation.onLoss(), holdAtLeast,
+				name(annotation.name(), targetMethod, beanClass), annotation.mode(), annotation.fair(),
+				methodName(targetMethod, beanClass), annotation.segments(),
 				StringUtils.hasText(annotation.segmentFilter()) ? annotation.segmentFilter() : null, null);
 		this.evaluator.validate(operation);
 		return operation;
+	}
+
+	/**
+	 * Reject a loss policy the method's kind of work cannot follow: a synchronous method
+	 * has no future or publisher to cancel, and the thread that called an asynchronous
+	 * method is not the one doing its work.
+	 */
+	private static void checkLossPolicy(LockLossPolicy onLoss, LockedReturn lockedReturn, Method method) {
+		boolean synchronous = lockedReturn == LockedReturn.SYNCHRONOUS;
+		if (onLoss == LockLossPolicy.CANCEL && synchronous) {
+			throw invalid(method, "onLoss", "CANCEL", "a synchronous method returns no future or publisher to "
+					+ "cancel; use onLoss = LockLossPolicy.INTERRUPT to interrupt its thread");
+		}
+		if (onLoss == LockLossPolicy.INTERRUPT && !synchronous) {
+			throw invalid(method, "onLoss", "INTERRUPT",
+					"the method is asynchronous (it returns " + method.getReturnType().getSimpleName()
+							+ "), so its work does not run on a thread the advice "
+							+ "could interrupt; use onLoss = LockLossPolicy.CANCEL to cancel it");
+		}
 	}
 
 	/**

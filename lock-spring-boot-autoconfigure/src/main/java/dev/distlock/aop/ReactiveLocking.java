@@ -19,9 +19,12 @@ package dev.distlock.aop;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.LockLostException;
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
 import org.aopalliance.intercept.MethodInvocation;
@@ -54,6 +57,10 @@ import org.springframework.core.ReactiveAdapterRegistry;
  * {@code holdAfterCancel} after the cancel ({@code distlock.reactive.hold-after-cancel})
  * and released then; zero releases at the cancel, for publishers whose work is known to
  * stop with it.
+ * <p>
+ * <b>Loss.</b> Under the {@code CANCEL} loss policy a lock lost while the subscription
+ * runs errors it with {@link LockLostException} and cancels the method's publisher; the
+ * lock is never taken again for that subscription.
  * <p>
  * Only loaded when Reactor is on the classpath.
  *
@@ -94,9 +101,12 @@ final class ReactiveLocking {
 					false))
 			.doOnDiscard(List.class, (holds) -> releaseDiscarded(holds))
 			.onErrorMap(DistributedLockException.class, NotAcquired::new);
+		boolean cancelOnLoss = operation.onLoss() == LockLossPolicy.CANCEL;
 		if (adapter.isMultiValue()) {
 			Flux<Object> locked = Flux
-				.usingWhen(acquire, (holds) -> onExecutor(Flux.defer(() -> call(invocation, adapter))),
+				.usingWhen(acquire,
+						(holds) -> untilLost(onExecutor(Flux.defer(() -> call(invocation, adapter))), holds,
+								cancelOnLoss),
 						(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
 						this::releaseAfterCancel)
 				.onErrorResume(NotAcquired.class, (failure) -> onExecutor(Flux
@@ -104,7 +114,9 @@ final class ReactiveLocking {
 			return adapter.fromPublisher(locked);
 		}
 		Mono<Object> locked = Mono
-			.usingWhen(acquire, (holds) -> onExecutor(Mono.defer(() -> Mono.from(call(invocation, adapter)))),
+			.usingWhen(acquire,
+					(holds) -> untilLost(onExecutor(Mono.defer(() -> Mono.from(call(invocation, adapter)))), holds,
+							cancelOnLoss),
 					(holds) -> releaseAfterCompletion(holds, operation, target), this::releaseAfterError,
 					this::releaseAfterCancel)
 			.onErrorResume(NotAcquired.class, (failure) -> onExecutor(Mono.defer(
@@ -125,6 +137,33 @@ final class ReactiveLocking {
 
 	private <T> Flux<T> onExecutor(Flux<T> work) {
 		return work.subscribeOn(this.scheduler);
+	}
+
+	/**
+	 * Under the {@code CANCEL} loss policy, make the method's publisher error with
+	 * {@link LockLostException} as soon as a lock of the subscription is lost: its
+	 * upstream subscription is cancelled, then the error is delivered, on the executor;
+	 * the holds are released as after any error.
+	 */
+	private Flux<Object> untilLost(Flux<Object> work, List<LockHold> holds, boolean cancelOnLoss) {
+		if (!cancelOnLoss) {
+			return work;
+		}
+		return Flux.defer(() -> {
+			AtomicReference<@Nullable LockLostException> loss = new AtomicReference<>();
+			Mono<LockLostException> lost = Mono.fromFuture(() -> LockLoss.ofAny(holds))
+				.doOnNext(loss::set)
+				.publishOn(this.scheduler);
+			// takeUntilOther cancels the work when the loss is signalled, and completes
+			return work.takeUntilOther(lost).concatWith(Mono.defer(() -> {
+				LockLostException lostLock = loss.get();
+				return (lostLock != null) ? Mono.error(lostLock) : Mono.empty();
+			}));
+		});
+	}
+
+	private Mono<Object> untilLost(Mono<Object> work, List<LockHold> holds, boolean cancelOnLoss) {
+		return cancelOnLoss ? Mono.from(untilLost(work.flux(), holds, true)) : work;
 	}
 
 	private static void releaseDiscarded(List<?> holds) {

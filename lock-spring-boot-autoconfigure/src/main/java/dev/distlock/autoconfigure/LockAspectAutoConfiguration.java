@@ -18,6 +18,7 @@ package dev.distlock.autoconfigure;
 
 import java.util.Map;
 
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.DistributedLockAdvisor;
@@ -113,9 +114,9 @@ public final class LockAspectAutoConfiguration {
 	/**
 	 * Reflection the advice needs in a native image whatever the locked beans: the root
 	 * object of key expressions, whose properties SpEL reads ({@code #root.methodName}),
-	 * and the constants of {@link OnBusy} and {@link LockMode} read from annotation
-	 * attributes. The locked beans' own methods are registered per bean, by
-	 * {@code DistributedLockBeanRegistrationAotProcessor}.
+	 * and the constants of {@link OnBusy}, {@link LockLossPolicy} and {@link LockMode}
+	 * read from annotation attributes. The locked beans' own methods are registered per
+	 * bean, by {@code DistributedLockBeanRegistrationAotProcessor}.
 	 */
 	static final class LockAspectRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -124,6 +125,7 @@ public final class LockAspectAutoConfiguration {
 			hints.reflection()
 				.registerType(LockExpressionRootObject.class, MemberCategory.INVOKE_PUBLIC_METHODS)
 				.registerType(OnBusy.class, MemberCategory.DECLARED_FIELDS)
+				.registerType(LockLossPolicy.class, MemberCategory.DECLARED_FIELDS)
 				.registerType(LockMode.class, MemberCategory.DECLARED_FIELDS);
 		}
 

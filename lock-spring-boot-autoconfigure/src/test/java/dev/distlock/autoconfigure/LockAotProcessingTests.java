@@ -21,6 +21,7 @@ import java.util.Map;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.LockExpressionRootObject;
@@ -68,6 +69,9 @@ class LockAotProcessingTests {
 			.withMemberCategory(MemberCategory.DECLARED_FIELDS)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(LockMode.class)
+			.withMemberCategory(MemberCategory.DECLARED_FIELDS)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(LockLossPolicy.class)
 			.withMemberCategory(MemberCategory.DECLARED_FIELDS)).accepts(hints);
 		Method fallback = ReflectionUtils.findMethod(LockedService.class, "busy", String.class,
 				LockAcquisitionException.class);

@@ -32,6 +32,7 @@ import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LossReason;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
@@ -139,6 +140,7 @@ class ZooKeeperFaultTests {
 		DefaultLockClient holder = newClient(new ZooKeeperLockStore(holderCurator, TestEnsemble.SESSION_TIMEOUT));
 		DefaultLockClient waiter = newClient();
 		LockHold hold = holder.acquire("session", Duration.ZERO, null);
+		CompletableFuture<LossReason> lost = hold.whenLost().toCompletableFuture();
 		CompletableFuture<LockHold> next = waiter.acquireAsync("session", Duration.ofSeconds(30), null)
 			.toCompletableFuture();
 		await().atMost(Duration.ofSeconds(10)).until(() -> waiter.waitingCount("session") > 0);
@@ -146,6 +148,7 @@ class ZooKeeperFaultTests {
 		LockHold taken = next.get(30, TimeUnit.SECONDS);
 		assertThat(taken.fencingToken()).isGreaterThan(hold.fencingToken());
 		await().atMost(Duration.ofSeconds(30)).until(() -> !hold.isValid());
+		assertThat(lost).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(LossReason.SESSION_EXPIRED);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release)
 			.withMessageContaining("session expired");
 		assertThat(taken.isValid()).isTrue();

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.LockBackendException;
 import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.LossReason;
 import dev.distlock.core.SessionLeaseExtension;
 import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.zookeeper.HeldNodes.Grant;
@@ -344,6 +345,12 @@ public final class ZooKeeperLockStore
 	public @Nullable String lossReason(String key, String token) {
 		Grant grant = this.held.get(key, token);
 		return (grant != null) ? grant.lost() : null;
+	}
+
+	@Override
+	public @Nullable LossReason lossKind(String key, String token) {
+		Grant grant = this.held.get(key, token);
+		return (grant != null && HeldNodes.SESSION_EXPIRED.equals(grant.lost())) ? LossReason.SESSION_EXPIRED : null;
 	}
 
 	/**

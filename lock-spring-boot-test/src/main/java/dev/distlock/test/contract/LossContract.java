@@ -17,12 +17,14 @@
 package dev.distlock.test.contract;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LossReason;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,8 +32,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Loss: a lock that expired or was taken over is reported to its holder and never
- * released from under its new owner.
+ * Loss: a lock that expired or was taken over is reported to its holder (its
+ * {@code whenLost()} stage too, never completed by a normal release) and never released
+ * from under its new owner.
  *
  * @author distlock
  */
@@ -105,6 +108,28 @@ abstract class LossContract extends ContractGroup {
 		assertThat(isLocked(lock.key())).isTrue();
 		expire(lock.key());
 		expire(hold.key());
+	}
+
+	@Test
+	void whenLostCompletesWithTheLossAndNeverAfterANormalRelease() throws Exception {
+		DefaultLockClient client = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE));
+		LockHold taken = client.acquire(uniqueKey("when-lost"), Duration.ZERO, null);
+		LockHold released = client.acquire(uniqueKey("when-lost-released"), Duration.ZERO, null);
+		CompletableFuture<LossReason> releasedLost = released.whenLost().toCompletableFuture();
+		released.release();
+		takeOver(taken.key());
+		assertThat(taken.whenLost().toCompletableFuture()).succeedsWithin(Duration.ofSeconds(10))
+			.isEqualTo(LossReason.TAKEN);
+		assertThat(releasedLost).as("a normal release is no loss").isNotDone();
+		expire(taken.key());
+	}
+
+	@Test
+	void whenLostCompletesWhenAFixedLeaseRunsOut() throws Exception {
+		assumeFixedLeases();
+		LockHold hold = newClient().acquire(uniqueKey("when-lost-fixed"), Duration.ZERO, Duration.ofMillis(200));
+		assertThat(hold.whenLost().toCompletableFuture()).succeedsWithin(Duration.ofSeconds(10))
+			.isEqualTo(LossReason.EXPIRED);
 	}
 
 	@Test
