@@ -16,57 +16,48 @@
 
 package dev.distlock.leader;
 
-import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.distlock.core.LockHold;
 
 /**
  * Tells a {@link LeaderCampaign} when its leader lock is lost, the one place that knows
- * how: it reads {@link LockHold#isValid()} every {@link #PERIOD}, which turns false as
- * soon as the client recorded a loss (taken, forced, closed, maximum hold) or the local
- * view of the lease ran out (renewals failing). It costs no store request.
+ * how: it follows {@link LockHold#whenLost()}, which the client completes as soon as it
+ * records a loss (taken, forced, closed, maximum hold, session expired) or the local view
+ * of the lease runs out while renewals fail. It costs no store request and no polling,
+ * and a normal release never triggers it.
  *
  * @author distlock
  */
 final class HoldLossWatch {
 
-	/**
-	 * How often the hold is checked.
-	 */
-	static final Duration PERIOD = Duration.ofMillis(10);
+	private volatile boolean cancelled;
 
-	private final ScheduledFuture<?> check;
-
-	private HoldLossWatch(LockHold hold, ScheduledExecutorService scheduler, Runnable onLoss) {
-		Runnable check = new Runnable() {
-
-			private boolean reported;
-
-			@Override
-			public void run() {
-				if (!this.reported && !hold.isValid()) {
-					this.reported = true;
-					onLoss.run();
-				}
+	private HoldLossWatch(LockHold hold, Executor scheduler, Runnable onLoss) {
+		hold.whenLost().thenRun(() -> {
+			try {
+				scheduler.execute(() -> {
+					if (!this.cancelled) {
+						onLoss.run();
+					}
+				});
 			}
-
-		};
-		long period = PERIOD.toNanos();
-		this.check = scheduler.scheduleWithFixedDelay(check, period, period, TimeUnit.NANOSECONDS);
+			catch (RejectedExecutionException ex) {
+				// Stopped meanwhile: the stop revokes the term itself
+			}
+		});
 	}
 
 	/**
 	 * Watch {@code hold}, calling {@code onLoss} once, on {@code scheduler}, when it is
-	 * found lost.
+	 * found lost, unless the watch was cancelled by then.
 	 * @param hold the hold to watch
-	 * @param scheduler where the checks and {@code onLoss} run
+	 * @param scheduler where {@code onLoss} runs
 	 * @param onLoss what to do when the hold is lost
 	 * @return the watch, to {@link #cancel()} when the hold ends otherwise
 	 */
-	static HoldLossWatch start(LockHold hold, ScheduledExecutorService scheduler, Runnable onLoss) {
+	static HoldLossWatch start(LockHold hold, Executor scheduler, Runnable onLoss) {
 		return new HoldLossWatch(hold, scheduler, onLoss);
 	}
 
@@ -74,7 +65,7 @@ final class HoldLossWatch {
 	 * Stop watching.
 	 */
 	void cancel() {
-		this.check.cancel(false);
+		this.cancelled = true;
 	}
 
 }

@@ -66,6 +66,13 @@ public final class LeaderCampaign implements Leadership, SmartLifecycle {
 	 */
 	static final String LOCK_NAME = "leader";
 
+	/**
+	 * How long after its grant a new leader takes office: room for a former leader, whose
+	 * lease ran out on its side a drift margin before the store freed the lock, to
+	 * publish its revocation first on a busy machine.
+	 */
+	static final Duration OFFICE_DELAY = Duration.ofMillis(100);
+
 	private final LockClient client;
 
 	private final String name;
@@ -261,13 +268,27 @@ public final class LeaderCampaign implements Leadership, SmartLifecycle {
 			release(hold);
 			return;
 		}
+		this.failing = false;
+		ScheduledExecutorService current = this.scheduler;
+		Assert.state(current != null, "Not started");
+		current.schedule(() -> takeOffice(hold), OFFICE_DELAY.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Begin the term of a grant made {@link #OFFICE_DELAY} ago, unless the campaign
+	 * stopped or the grant's lease ran out meanwhile.
+	 */
+	private void takeOffice(LockHold hold) {
+		if (!this.campaigning || this.term != null) {
+			release(hold);
+			return;
+		}
 		if (!hold.isValid()) {
-			// Its lease ran out before the grant arrived (a slow store): never announced
+			// Its lease ran out before the term began (a slow store): never announced
 			hold.releaseAsync();
 			scheduleCampaign(this.retryInterval);
 			return;
 		}
-		this.failing = false;
 		ScheduledExecutorService current = this.scheduler;
 		Assert.state(current != null, "Not started");
 		this.term = new LeaderTerm(hold, Instant.now(), HoldLossWatch.start(hold, current, () -> lost(hold)));
