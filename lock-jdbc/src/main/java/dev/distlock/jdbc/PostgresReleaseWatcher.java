@@ -215,8 +215,13 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 		this.closed.countDown();
 		Connection listening = this.connection;
 		if (listening != null) {
+			// Aborted, not closed: closing from this thread would reset the connection's
+			// network timeout (a pool does) while the listener's read is about to start,
+			// and then wait for that read; an abort drops the socket, which ends the
+			// read,
+			// and the listener's thread closes the connection
 			try {
-				listening.close();
+				listening.abort(Runnable::run);
 			}
 			catch (SQLException ex) {
 				logger.debug("Could not close the release listener's connection", ex);

@@ -1,0 +1,245 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.faults;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.LockHold;
+import dev.distlock.jdbc.JdbcLockSchema;
+import dev.distlock.jdbc.JdbcLockStore;
+import dev.distlock.jdbc.JdbcLockStoreSettings;
+import dev.distlock.testing.redis.RedisEndpoint;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The JDBC store behind a link that a {@link TcpProxy} freezes while locks are held and
+ * waited for, on the PostgreSQL and MariaDB that answer on 127.0.0.1 (skipped with the
+ * reason when they do not): every socket read of a borrowed connection is bounded by the
+ * command timeout plus a second, so no executor thread stays blocked past it; once the
+ * link thaws, nothing is left held, and PostgreSQL's release listener has noticed the
+ * silent link and connected again.
+ *
+ * @author distlock
+ */
+class JdbcFrozenLinkTests {
+
+	private static final String TABLE = "distlock_frozen_link_lock";
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+	/**
+	 * The command timeout, its network timeout's second, and slack for a loaded machine.
+	 */
+	private static final Duration EXECUTOR_BOUND = Duration.ofSeconds(1 + 1 + 4);
+
+	@ParameterizedTest
+	@EnumSource(Database.class)
+	void aFrozenLinkBlocksNoExecutorThreadPastTheCommandTimeoutAndLeavesNothingHeldOnceItThaws(Database database)
+			throws Exception {
+		database.assumeAvailable();
+		String application = "distlock-frozen-" + UUID.randomUUID().toString().substring(0, 8);
+		try (TcpProxy proxy = TcpProxy.start(new RedisEndpoint("127.0.0.1", database.port));
+				HikariDataSource direct = database.pool(database.url(database.port));
+				HikariDataSource proxied = database.pool(database.url(proxy.endpoint().port()))) {
+			JdbcLockSchema.initialize(direct, TABLE);
+			JdbcLockStoreSettings settings = JdbcLockStoreSettings.builder()
+				.tableName(TABLE)
+				.commandTimeout(COMMAND_TIMEOUT)
+				.listenerConnectionFactory(() -> {
+					Connection connection = DriverManager.getConnection(database.url(proxy.endpoint().port()),
+							database.user, "");
+					connection.setClientInfo("ApplicationName", application);
+					return connection;
+				})
+				.build();
+			String prefix = "frozen:" + UUID.randomUUID() + ":";
+			try (JdbcLockStore holderStore = new JdbcLockStore(proxied, settings);
+					DefaultLockClient holder = new DefaultLockClient(holderStore,
+							LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(2)))) {
+				List<LockHold> holds = new ArrayList<>();
+				for (int i = 0; i < 3; i++) {
+					holds.add(holder.acquire(prefix + "held:" + i, Duration.ZERO, Duration.ofSeconds(60)));
+					holds.add(holder.acquire(prefix + "watched:" + i, Duration.ZERO, null));
+				}
+				await().atMost(10, TimeUnit.SECONDS).until(() -> database.listening(direct, application));
+				CompletableFuture<LockHold> waiting = holder
+					.acquireAsync(prefix + "held:0", Duration.ofSeconds(2), null)
+					.toCompletableFuture();
+				long frozenAt = System.nanoTime();
+				proxy.freeze();
+				List<CompletableFuture<LockHold>> probes = new ArrayList<>();
+				for (int i = 0; i < 8; i++) {
+					probes.add(holder.acquireAsync(prefix + "probe:" + i, Duration.ZERO, Duration.ofSeconds(60))
+						.toCompletableFuture());
+				}
+				holds.forEach((hold) -> CompletableFuture.runAsync(hold::release));
+				// Still frozen: once the waits and the leases of the watched holds are
+				// over, every executor thread is free again within the bound
+				await().atMost(Duration.ofSeconds(2).plus(EXECUTOR_BOUND))
+					.pollInterval(Duration.ofMillis(50))
+					.until(() -> busyExecutorThreads() == 0);
+				assertThat(Duration.ofNanos(System.nanoTime() - frozenAt)).isLessThan(Duration.ofSeconds(20));
+				assertThat(waiting).isCompletedExceptionally();
+				assertThat(probes).allMatch(CompletableFuture::isDone);
+				proxy.thaw();
+				// Every release and every compensation of a probe reaches the database
+				// long before the 60 s leases would end the locks
+				await().atMost(15, TimeUnit.SECONDS).until(() -> database.heldWithPrefix(direct, prefix) == 0);
+				if (database == Database.POSTGRESQL) {
+					// The listener noticed its silent link and listens again
+					await().atMost(15, TimeUnit.SECONDS)
+						.until(() -> database.listeningSince(direct, application, frozenAt));
+				}
+			}
+		}
+	}
+
+	/**
+	 * Return how many threads of the JDBC stores' executors are inside the driver or the
+	 * pool (a socket read, a connection wait) rather than idle.
+	 */
+	private static long busyExecutorThreads() {
+		return Thread.getAllStackTraces()
+			.entrySet()
+			.stream()
+			.filter((thread) -> thread.getKey().getName().matches("distlock-jdbc-\\d+-.*"))
+			.filter((thread) -> Arrays.stream(thread.getValue())
+				.anyMatch((frame) -> frame.getClassName().startsWith("org.postgresql.")
+						|| frame.getClassName().startsWith("org.mariadb.")
+						|| frame.getClassName().startsWith("com.zaxxer.hikari.")))
+			.count();
+	}
+
+	enum Database {
+
+		POSTGRESQL(5432, "postgres") {
+
+			@Override
+			String url(int port) {
+				return "jdbc:postgresql://127.0.0.1:" + port + "/test";
+			}
+
+		},
+
+		MARIADB(3306, "root") {
+
+			@Override
+			String url(int port) {
+				return "jdbc:mariadb://127.0.0.1:" + port + "/test";
+			}
+
+		};
+
+		final int port;
+
+		final String user;
+
+		Database(int port, String user) {
+			this.port = port;
+			this.user = user;
+		}
+
+		abstract String url(int port);
+
+		void assumeAvailable() {
+			String problem;
+			DriverManager.setLoginTimeout(3);
+			try (Connection connection = DriverManager.getConnection(url(this.port), this.user, "")) {
+				problem = connection.isValid(3) ? null : "the connection is not valid";
+			}
+			catch (SQLException ex) {
+				problem = ex.getMessage();
+			}
+			String reason = problem;
+			assumeTrue(reason == null, () -> name() + " on 127.0.0.1:" + this.port + " does not answer: " + reason);
+		}
+
+		HikariDataSource pool(String url) {
+			HikariDataSource pool = new HikariDataSource();
+			pool.setJdbcUrl(url);
+			pool.setUsername(this.user);
+			pool.setPassword("");
+			pool.setMaximumPoolSize(4);
+			pool.setMinimumIdle(0);
+			pool.setConnectionTimeout(1000);
+			pool.setPoolName("distlock-frozen-" + name().toLowerCase());
+			return pool;
+		}
+
+		long heldWithPrefix(HikariDataSource direct, String prefix) throws SQLException {
+			try (Connection connection = direct.getConnection();
+					PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + TABLE
+							+ " WHERE lock_key LIKE ? AND released = FALSE AND expires_at > " + nowMillis())) {
+				statement.setString(1, prefix + "%");
+				try (ResultSet rows = statement.executeQuery()) {
+					rows.next();
+					return rows.getLong(1);
+				}
+			}
+		}
+
+		private String nowMillis() {
+			return (this == POSTGRESQL) ? "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
+					: "(UNIX_TIMESTAMP(UTC_TIMESTAMP(6)) * 1000)";
+		}
+
+		boolean listening(HikariDataSource direct, String application) throws SQLException {
+			return this != POSTGRESQL || listeningSince(direct, application, Long.MIN_VALUE);
+		}
+
+		/**
+		 * Return whether a backend of {@code application} listens, started after
+		 * {@code nanoTime} of this JVM's clock (compared as an age in the database).
+		 */
+		boolean listeningSince(HikariDataSource direct, String application, long nanoTime) throws SQLException {
+			long ageMillis = (nanoTime == Long.MIN_VALUE) ? Long.MAX_VALUE / 2
+					: TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanoTime);
+			try (Connection connection = direct.getConnection();
+					PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM pg_stat_activity"
+							+ " WHERE application_name = ? AND query LIKE 'LISTEN%'"
+							+ " AND backend_start > clock_timestamp() - make_interval(secs => ? / 1000.0)")) {
+				statement.setString(1, application);
+				statement.setLong(2, Math.min(ageMillis, 86_400_000L));
+				try (ResultSet rows = statement.executeQuery()) {
+					rows.next();
+					return rows.getLong(1) > 0;
+				}
+			}
+		}
+
+	}
+
+}
