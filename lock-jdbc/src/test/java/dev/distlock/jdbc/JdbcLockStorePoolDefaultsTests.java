@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -93,28 +95,36 @@ class JdbcLockStorePoolDefaultsTests {
 	@EnumSource(TestDatabase.class)
 	void aPoolWhoseDefaultIsolationIsSerializableStillAcquiresUnderContention(TestDatabase database) throws Exception {
 		database.assumeAvailable();
-		try (HikariDataSource serializable = database.pool(8)) {
+		ExecutorService executor = Executors.newFixedThreadPool(12);
+		try (HikariDataSource serializable = database.pool(12)) {
 			serializable.setTransactionIsolation("TRANSACTION_SERIALIZABLE");
 			JdbcLockSchema.initialize(serializable, TABLE);
-			try (JdbcLockStore store = store(serializable)) {
+			try (JdbcLockStore first = store(serializable);
+					JdbcLockStore second = store(serializable);
+					JdbcLockStore third = store(serializable)) {
 				String key = "serializable:" + UUID.randomUUID();
 				List<CompletableFuture<Boolean>> rounds = new ArrayList<>();
-				for (int i = 0; i < 8; i++) {
-					String token = "owner:" + i;
-					rounds.add(CompletableFuture.supplyAsync(() -> {
-						for (int round = 0; round < 10; round++) {
-							if (JdbcLockStoreTests.join(store.tryAcquire(key, token, LEASE)).acquired()) {
-								JdbcLockStoreTests.join(store.release(key, token));
+				for (JdbcLockStore store : List.of(first, second, third)) {
+					for (int i = 0; i < 4; i++) {
+						String token = "owner:" + rounds.size();
+						rounds.add(CompletableFuture.supplyAsync(() -> {
+							for (int round = 0; round < 20; round++) {
+								if (JdbcLockStoreTests.join(store.tryAcquire(key, token, LEASE)).acquired()) {
+									JdbcLockStoreTests.join(store.release(key, token));
+								}
 							}
-						}
-						return true;
-					}));
+							return true;
+						}, executor));
+					}
 				}
 				// Every contended acquisition and release answered: none failed with a
 				// serialization failure
 				for (CompletableFuture<Boolean> round : rounds) {
 					assertThat(round.get(60, TimeUnit.SECONDS)).isTrue();
 				}
+			}
+			finally {
+				executor.shutdownNow();
 			}
 			// The pool's own isolation is left as the application set it
 			try (Connection connection = serializable.getConnection()) {
