@@ -171,8 +171,9 @@ final class Connections {
 			if (autoCommit) {
 				connection.setAutoCommit(false);
 			}
-			int isolation = readCommitted(connection);
+			int isolation = UNKNOWN;
 			try {
+				isolation = readCommitted(connection);
 				T result = work.run(connection);
 				connection.commit();
 				return result;

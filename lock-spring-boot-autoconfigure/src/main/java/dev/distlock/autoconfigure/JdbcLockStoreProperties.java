@@ -42,7 +42,9 @@ public class JdbcLockStoreProperties {
 	/**
 	 * Longest time one statement or transaction of the store may take, borrowing its
 	 * connection from the pool included; past it the operation fails closed with
-	 * LockBackendException.
+	 * LockBackendException. Each statement's query timeout is this rounded up to whole
+	 * seconds, and each borrowed connection's network timeout one second more. At most
+	 * one day.
 	 */
 	private Duration commandTimeout = Duration.ofSeconds(3);
 

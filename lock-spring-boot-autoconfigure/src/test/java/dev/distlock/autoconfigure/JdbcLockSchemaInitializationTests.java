@@ -163,10 +163,10 @@ class JdbcLockSchemaInitializationTests {
 					Object indicator = context.getBean("distlockHealthIndicator");
 					LockedJob job = context.getBean(LockedJob.class);
 					job.run();
-					assertThat(job.runs).hasValue(1);
+					assertThat(job.runs()).isOne();
 					assertThat(LockHealthIndicators.status(indicator)).isEqualTo("UP");
 					assertThat(LockHealthIndicators.details(indicator)).containsEntry("lockTable", "present");
-					database.execute("DROP TABLE " + TABLE);
+					database.update("DROP TABLE " + TABLE);
 					assertThat(LockHealthIndicators.status(indicator)).isEqualTo("DOWN");
 					assertThat(LockHealthIndicators.details(indicator)).containsEntry("lockTable",
 							"no table '" + TABLE + "'");
@@ -174,7 +174,7 @@ class JdbcLockSchemaInitializationTests {
 						.isThrownBy(() -> context.getBean(LockClient.class).acquire("job", Duration.ZERO, null));
 					assertThatExceptionOfType(LockBackendException.class).isThrownBy(job::run);
 					// Nothing ran without its lock
-					assertThat(job.runs).hasValue(1);
+					assertThat(job.runs()).isOne();
 				});
 		}
 	}
@@ -253,11 +253,15 @@ class JdbcLockSchemaInitializationTests {
 
 	static class LockedJob {
 
-		final AtomicInteger runs = new AtomicInteger();
+		private final AtomicInteger runs = new AtomicInteger();
 
 		@DistributedLock(key = "'locked-job'")
 		public void run() {
 			this.runs.incrementAndGet();
+		}
+
+		public int runs() {
+			return this.runs.get();
 		}
 
 	}

@@ -95,7 +95,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	 * @param sql the statement
 	 * @throws SQLException if the database fails
 	 */
-	void execute(String sql) throws SQLException {
+	void update(String sql) throws SQLException {
 		try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
