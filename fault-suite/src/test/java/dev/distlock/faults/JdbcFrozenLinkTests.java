@@ -16,6 +16,8 @@
 
 package dev.distlock.faults;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -23,11 +25,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.DefaultLockClient;
@@ -40,6 +47,8 @@ import dev.distlock.testing.redis.RedisEndpoint;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -48,9 +57,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The JDBC store behind a link that a {@link TcpProxy} freezes while locks are held and
  * waited for, on the PostgreSQL and MariaDB that answer on 127.0.0.1 (skipped with the
  * reason when they do not): every socket read of a borrowed connection is bounded by the
- * command timeout plus a second, so no executor thread stays blocked past it; once the
- * link thaws, nothing is left held, and PostgreSQL's release listener has noticed the
- * silent link and connected again.
+ * command timeout plus a second, so no operation holds its executor thread (timed from
+ * the borrow of its connection to its return) past that bound; once the link thaws,
+ * nothing is left held, and PostgreSQL's release listener has noticed the silent link and
+ * connected again.
  *
  * @author distlock
  */
@@ -61,13 +71,21 @@ class JdbcFrozenLinkTests {
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
 	/**
-	 * The command timeout, its network timeout's second, and slack for a loaded machine.
+	 * The pool's wait for a connection (its connection timeout, which also bounds the
+	 * pool's own validation), the command timeout, its network timeout's second, and
+	 * slack for a loaded machine.
 	 */
-	private static final Duration EXECUTOR_BOUND = Duration.ofSeconds(1 + 1 + 4);
+	private static final Duration OPERATION_BOUND = Duration.ofMillis(1000 + 1000 + 1000 + 1500);
+
+	/**
+	 * How long the link stays frozen: longer than the bound, shorter than the client's
+	 * background releases keep trying.
+	 */
+	private static final Duration FROZEN = Duration.ofSeconds(7);
 
 	@ParameterizedTest
 	@EnumSource(Database.class)
-	void aFrozenLinkBlocksNoExecutorThreadPastTheCommandTimeoutAndLeavesNothingHeldOnceItThaws(Database database)
+	void aFrozenLinkHoldsNoExecutorThreadPastTheCommandTimeoutAndLeavesNothingHeldOnceItThaws(Database database)
 			throws Exception {
 		database.assumeAvailable();
 		String application = "distlock-frozen-" + UUID.randomUUID().toString().substring(0, 8);
@@ -75,6 +93,7 @@ class JdbcFrozenLinkTests {
 				HikariDataSource direct = database.pool(database.url(database.port));
 				HikariDataSource proxied = database.pool(database.url(proxy.endpoint().port()))) {
 			JdbcLockSchema.initialize(direct, TABLE);
+			TimedDataSource timed = new TimedDataSource(proxied);
 			JdbcLockStoreSettings settings = JdbcLockStoreSettings.builder()
 				.tableName(TABLE)
 				.commandTimeout(COMMAND_TIMEOUT)
@@ -86,41 +105,44 @@ class JdbcFrozenLinkTests {
 				})
 				.build();
 			String prefix = "frozen:" + UUID.randomUUID() + ":";
-			try (JdbcLockStore holderStore = new JdbcLockStore(proxied, settings);
-					DefaultLockClient holder = new DefaultLockClient(holderStore,
+			try (JdbcLockStore store = new JdbcLockStore(timed, settings);
+					DefaultLockClient client = new DefaultLockClient(store,
 							LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(2)))) {
 				List<LockHold> holds = new ArrayList<>();
 				for (int i = 0; i < 3; i++) {
-					holds.add(holder.acquire(prefix + "held:" + i, Duration.ZERO, Duration.ofSeconds(60)));
-					holds.add(holder.acquire(prefix + "watched:" + i, Duration.ZERO, null));
+					holds.add(client.acquire(prefix + "held:" + i, Duration.ZERO, Duration.ofSeconds(60)));
+					holds.add(client.acquire(prefix + "watched:" + i, Duration.ZERO, null));
 				}
 				await().atMost(10, TimeUnit.SECONDS).until(() -> database.listening(direct, application));
-				CompletableFuture<LockHold> waiting = holder
-					.acquireAsync(prefix + "held:0", Duration.ofSeconds(2), null)
+				CompletableFuture<LockHold> waiting = client
+					.acquireAsync(prefix + "held:0", Duration.ofSeconds(3), null)
 					.toCompletableFuture();
 				long frozenAt = System.nanoTime();
 				proxy.freeze();
 				List<CompletableFuture<LockHold>> probes = new ArrayList<>();
 				for (int i = 0; i < 8; i++) {
-					probes.add(holder.acquireAsync(prefix + "probe:" + i, Duration.ZERO, Duration.ofSeconds(60))
+					probes.add(client.acquireAsync(prefix + "probe:" + i, Duration.ZERO, Duration.ofSeconds(60))
 						.toCompletableFuture());
 				}
 				holds.forEach((hold) -> CompletableFuture.runAsync(hold::release));
-				// Still frozen: once the waits and the leases of the watched holds are
-				// over, every executor thread is free again within the bound
-				await().atMost(Duration.ofSeconds(2).plus(EXECUTOR_BOUND))
-					.pollInterval(Duration.ofMillis(50))
-					.until(() -> busyExecutorThreads() == 0);
-				assertThat(Duration.ofNanos(System.nanoTime() - frozenAt)).isLessThan(Duration.ofSeconds(20));
+				// While the link stays frozen, no operation keeps its thread (and its
+				// connection) past the pool's wait, the command timeout, its network
+				// timeout's second and slack for a loaded machine
+				while (System.nanoTime() - frozenAt < FROZEN.toNanos()) {
+					assertThat(timed.longestOpen()).isLessThan(OPERATION_BOUND);
+					Thread.sleep(50);
+				}
+				assertThat(timed.longestClosed()).isLessThan(OPERATION_BOUND);
+				assertThat(timed.borrowsWhileFrozen(frozenAt)).isPositive();
+				proxy.thaw();
 				assertThat(waiting).isCompletedExceptionally();
 				assertThat(probes).allMatch(CompletableFuture::isDone);
-				proxy.thaw();
-				// Every release and every compensation of a probe reaches the database
-				// long before the 60 s leases would end the locks
-				await().atMost(15, TimeUnit.SECONDS).until(() -> database.heldWithPrefix(direct, prefix) == 0);
+				// Every release sent again and every compensation of a probe reaches the
+				// database long before the 60 s leases would end the locks
+				await().atMost(20, TimeUnit.SECONDS).until(() -> database.heldWithPrefix(direct, prefix) == 0);
 				if (database == Database.POSTGRESQL) {
 					// The listener noticed its silent link and listens again
-					await().atMost(15, TimeUnit.SECONDS)
+					await().atMost(20, TimeUnit.SECONDS)
 						.until(() -> database.listeningSince(direct, application, frozenAt));
 				}
 			}
@@ -128,19 +150,70 @@ class JdbcFrozenLinkTests {
 	}
 
 	/**
-	 * Return how many threads of the JDBC stores' executors are inside the driver or the
-	 * pool (a socket read, a connection wait) rather than idle.
+	 * A data source that times each borrowed connection, from the call to
+	 * {@code getConnection} to its {@code close}: how long one operation held a thread of
+	 * the store's executor.
 	 */
-	private static long busyExecutorThreads() {
-		return Thread.getAllStackTraces()
-			.entrySet()
-			.stream()
-			.filter((thread) -> thread.getKey().getName().matches("distlock-jdbc-\\d+-.*"))
-			.filter((thread) -> Arrays.stream(thread.getValue())
-				.anyMatch((frame) -> frame.getClassName().startsWith("org.postgresql.")
-						|| frame.getClassName().startsWith("org.mariadb.")
-						|| frame.getClassName().startsWith("com.zaxxer.hikari.")))
-			.count();
+	private static final class TimedDataSource extends DelegatingDataSource {
+
+		private final Map<Object, Long> open = new ConcurrentHashMap<>();
+
+		private final AtomicLong longestClosedNanos = new AtomicLong();
+
+		private final List<Long> borrowedAt = new CopyOnWriteArrayList<>();
+
+		TimedDataSource(DataSource target) {
+			super(target);
+		}
+
+		@Override
+		public Connection getConnection() throws SQLException {
+			long started = System.nanoTime();
+			Object token = new Object();
+			this.open.put(token, started);
+			this.borrowedAt.add(started);
+			Connection connection;
+			try {
+				connection = super.getConnection();
+			}
+			catch (SQLException | RuntimeException ex) {
+				closed(token);
+				throw ex;
+			}
+			return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
+					(proxy, method, arguments) -> {
+						if (method.getName().equals("close")) {
+							closed(token);
+						}
+						try {
+							return method.invoke(connection, arguments);
+						}
+						catch (InvocationTargetException ex) {
+							throw ex.getCause();
+						}
+					});
+		}
+
+		private void closed(Object token) {
+			Long started = this.open.remove(token);
+			if (started != null) {
+				this.longestClosedNanos.accumulateAndGet(System.nanoTime() - started, Math::max);
+			}
+		}
+
+		Duration longestOpen() {
+			long now = System.nanoTime();
+			return Duration.ofNanos(this.open.values().stream().mapToLong((started) -> now - started).max().orElse(0));
+		}
+
+		Duration longestClosed() {
+			return Duration.ofNanos(this.longestClosedNanos.get());
+		}
+
+		long borrowsWhileFrozen(long frozenAt) {
+			return this.borrowedAt.stream().filter((started) -> started - frozenAt > 0).count();
+		}
+
 	}
 
 	enum Database {
