@@ -129,7 +129,7 @@ class JdbcFrozenLinkTests {
 				// connection) past the pool's wait, the command timeout, its network
 				// timeout's second and slack for a loaded machine
 				while (System.nanoTime() - frozenAt < FROZEN.toNanos()) {
-					assertThat(timed.longestOpen()).isLessThan(OPERATION_BOUND);
+					assertThat(timed.longestOpen()).as(JdbcFrozenLinkTests::storeThreads).isLessThan(OPERATION_BOUND);
 					Thread.sleep(50);
 				}
 				assertThat(timed.longestClosed()).isLessThan(OPERATION_BOUND);
@@ -141,12 +141,29 @@ class JdbcFrozenLinkTests {
 				// database long before the 60 s leases would end the locks
 				await().atMost(20, TimeUnit.SECONDS).until(() -> database.heldWithPrefix(direct, prefix) == 0);
 				if (database == Database.POSTGRESQL) {
-					// The listener noticed its silent link and listens again
+					// The listener noticed its silent link and connected again (its old
+					// backend went with the link); it then checks its link every 2 s
 					await().atMost(20, TimeUnit.SECONDS)
-						.until(() -> database.listeningSince(direct, application, frozenAt));
+						.until(() -> database.connectedSince(direct, application, "%", frozenAt));
 				}
 			}
 		}
+	}
+
+	/**
+	 * Describe where the JDBC store's threads are, for a failure's message.
+	 */
+	private static String storeThreads() {
+		StringBuilder threads = new StringBuilder("the store's threads:");
+		Thread.getAllStackTraces().forEach((thread, frames) -> {
+			if (thread.getName().startsWith("distlock-jdbc-")) {
+				threads.append("\n").append(thread.getName()).append(' ').append(thread.getState());
+				for (int i = 0; i < Math.min(frames.length, 25); i++) {
+					threads.append("\n\tat ").append(frames[i]);
+				}
+			}
+		});
+		return threads.toString();
 	}
 
 	/**
@@ -269,6 +286,12 @@ class JdbcFrozenLinkTests {
 			pool.setMinimumIdle(0);
 			pool.setConnectionTimeout(1000);
 			pool.setPoolName("distlock-frozen-" + name().toLowerCase());
+			if (this == POSTGRESQL) {
+				// A statement past its query timeout waits for the driver's cancel, sent
+				// on
+				// a new connection, for up to this many seconds (10 by default)
+				pool.addDataSourceProperty("cancelSignalTimeout", "1");
+			}
 			return pool;
 		}
 
@@ -290,22 +313,25 @@ class JdbcFrozenLinkTests {
 		}
 
 		boolean listening(HikariDataSource direct, String application) throws SQLException {
-			return this != POSTGRESQL || listeningSince(direct, application, Long.MIN_VALUE);
+			return this != POSTGRESQL || connectedSince(direct, application, "LISTEN%", Long.MIN_VALUE);
 		}
 
 		/**
-		 * Return whether a backend of {@code application} listens, started after
-		 * {@code nanoTime} of this JVM's clock (compared as an age in the database).
+		 * Return whether a backend of {@code application} whose last query is like
+		 * {@code query} started after {@code nanoTime} of this JVM's clock (compared as
+		 * an age in the database).
 		 */
-		boolean listeningSince(HikariDataSource direct, String application, long nanoTime) throws SQLException {
+		boolean connectedSince(HikariDataSource direct, String application, String query, long nanoTime)
+				throws SQLException {
 			long ageMillis = (nanoTime == Long.MIN_VALUE) ? Long.MAX_VALUE / 2
 					: TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanoTime);
 			try (Connection connection = direct.getConnection();
-					PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM pg_stat_activity"
-							+ " WHERE application_name = ? AND query LIKE 'LISTEN%'"
-							+ " AND backend_start > clock_timestamp() - make_interval(secs => ? / 1000.0)")) {
+					PreparedStatement statement = connection.prepareStatement(
+							"SELECT COUNT(*) FROM pg_stat_activity" + " WHERE application_name = ? AND query LIKE ?"
+									+ " AND backend_start > clock_timestamp() - make_interval(secs => ? / 1000.0)")) {
 				statement.setString(1, application);
-				statement.setLong(2, Math.min(ageMillis, 86_400_000L));
+				statement.setString(2, query);
+				statement.setLong(3, Math.min(ageMillis, 86_400_000L));
 				try (ResultSet rows = statement.executeQuery()) {
 					rows.next();
 					return rows.getLong(1) > 0;
