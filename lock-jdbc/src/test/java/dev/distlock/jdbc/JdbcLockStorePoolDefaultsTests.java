@@ -48,7 +48,7 @@ class JdbcLockStorePoolDefaultsTests {
 
 	private static final String TABLE = "distlock_pool_defaults_lock";
 
-	private static final Duration LEASE = Duration.ofMillis(1500);
+	private static final Duration LEASE = Duration.ofSeconds(2);
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
