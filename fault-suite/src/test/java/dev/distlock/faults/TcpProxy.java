@@ -34,11 +34,11 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.testing.redis.RedisEndpoint;
 
 /**
- * A TCP proxy on loopback that the suite puts in front of one Redis link, to delay,
- * freeze or cut it. Each direction of each connection has a reader and a writer thread:
- * the reader queues what it reads, the writer forwards it once the direction's delay has
- * passed and the link is not frozen. When either side closes, bytes still queued towards
- * the other side are dropped, as a crashed host's unsent buffers are.
+ * A TCP proxy on loopback that the suite puts in front of one Redis or database link, to
+ * delay, freeze or cut it. Each direction of each connection has a reader and a writer
+ * thread: the reader queues what it reads, the writer forwards it once the direction's
+ * delay has passed and the link is not frozen. When either side closes, bytes still
+ * queued towards the other side are dropped, as a crashed host's unsent buffers are.
  *
  * @author distlock
  */

@@ -22,8 +22,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.distlock.LockBackendException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.util.Assert;
 
@@ -43,7 +46,12 @@ import org.springframework.util.Assert;
  * blocking the caller;</li>
  * <li>an operation whose stage already failed (timed out while queued) is never sent to
  * the backend late: a release sent to compensate for it can never be overtaken by
- * it.</li>
+ * it;</li>
+ * <li>an operation that already runs can ask {@link #callerGaveUp()} whether its stage is
+ * done, and then stops rather than retrying;</li>
+ * <li>an acquisition that was granted after its stage failed is released at once, on the
+ * same thread, after the grant: the client's own compensating release may have run before
+ * the grant, and found nothing to release.</li>
  * </ul>
  * An operation that timed out after it was sent may still complete in the backend; the
  * client then releases its token, as the SPI says. {@link #onRelease} stays the
@@ -65,7 +73,11 @@ public abstract class BlockingLockStore implements LockStore {
 	 */
 	public static final int DEFAULT_QUEUE_CAPACITY = 16_384;
 
+	private static final Log logger = LogFactory.getLog(BlockingLockStore.class);
+
 	private static final AtomicInteger stores = new AtomicInteger();
+
+	private static final ThreadLocal<CompletableFuture<?>> running = new ThreadLocal<>();
 
 	private final Duration commandTimeout;
 
@@ -108,7 +120,26 @@ public abstract class BlockingLockStore implements LockStore {
 
 	@Override
 	public final CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-		return call(key, "acquire", () -> doTryAcquire(key, token, lease));
+		return call(key, "acquire", () -> doTryAcquire(key, token, lease), (attempt) -> {
+			if (attempt.acquired()) {
+				releaseLateGrant(key, token);
+			}
+		});
+	}
+
+	/**
+	 * Release, on the calling worker thread, a lock granted after its caller's stage had
+	 * failed; a failure is logged, and the lease ends the lock.
+	 * @param key the lock key
+	 * @param token the token the late grant went to
+	 */
+	protected final void releaseLateGrant(String key, String token) {
+		try {
+			doRelease(key, token);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not release a lock granted after its caller gave up; its lease ends it", ex);
+		}
 	}
 
 	@Override
@@ -191,17 +222,43 @@ public abstract class BlockingLockStore implements LockStore {
 	 * @return the stage of its result
 	 */
 	protected final <T> CompletableFuture<T> call(String key, String operation, Callable<T> command) {
+		return call(key, operation, command, (late) -> {
+		});
+	}
+
+	/**
+	 * Run one blocking operation as {@link #call(String, String, Callable)} does, and
+	 * hand its result to {@code late}, on the same thread, when the operation completed
+	 * after its stage had already failed (a grant to undo, say).
+	 * @param <T> the result type
+	 * @param key the lock key, for the failure
+	 * @param operation what the command does, as in "failed to {@code operation}"
+	 * @param command the blocking work
+	 * @param late what to do with a result that came too late
+	 * @return the stage of its result
+	 */
+	protected final <T> CompletableFuture<T> call(String key, String operation, Callable<T> command,
+			Consumer<? super T> late) {
 		CompletableFuture<T> reply = new CompletableFuture<>();
 		try {
 			this.executor.execute(() -> {
 				if (reply.isDone()) {
 					return;
 				}
+				T result;
+				running.set(reply);
 				try {
-					reply.complete(command.call());
+					result = command.call();
 				}
 				catch (Throwable ex) {
 					reply.completeExceptionally(ex);
+					return;
+				}
+				finally {
+					running.remove();
+				}
+				if (!reply.complete(result)) {
+					late.accept(result);
 				}
 			});
 		}
@@ -215,13 +272,23 @@ public abstract class BlockingLockStore implements LockStore {
 			.thenCompose((stage) -> stage);
 	}
 
+	/**
+	 * Return whether the stage of the operation running on the calling thread is already
+	 * done (it timed out, say): its work should then stop rather than retry.
+	 * @return whether the caller gave up, {@code false} outside an operation
+	 */
+	protected static boolean callerGaveUp() {
+		CompletableFuture<?> reply = running.get();
+		return reply != null && reply.isDone();
+	}
+
 	private static Throwable backendFailure(String key, String operation, Throwable failure) {
 		return (failure instanceof LockBackendException) ? failure : new LockBackendException(key, operation, failure);
 	}
 
 	/**
-	 * Stop the executor: operations still queued are dropped (their stages time out). A
-	 * subclass that overrides this calls it too.
+	 * Stop the executor: operations still queued run, and those whose stage already
+	 * failed are skipped. A subclass that overrides this calls it too.
 	 */
 	@Override
 	public void close() {

@@ -19,6 +19,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,11 @@ class BlockingLockStoreTests {
 
 	private final AtomicInteger acquiresRun = new AtomicInteger();
 
-	private final AtomicInteger releasesRun = new AtomicInteger();
+	private final List<String> releases = new CopyOnWriteArrayList<>();
+
+	private final AtomicReference<String> acquireThread = new AtomicReference<>();
+
+	private final AtomicReference<Boolean> gaveUpAfterUnblock = new AtomicReference<>();
 
 	private final AtomicReference<String> ownerCheckThread = new AtomicReference<>();
 
@@ -94,14 +99,37 @@ class BlockingLockStoreTests {
 	void anOperationThatTimedOutWhileQueuedIsNeverSentLate() throws InterruptedException {
 		CompletableFuture<LockStore.Attempt> stuck = this.store.tryAcquire("stuck", "token", Duration.ofSeconds(1))
 			.toCompletableFuture();
-		CompletableFuture<Boolean> queued = this.store.release("stuck", "token").toCompletableFuture();
+		CompletableFuture<Boolean> queued = this.store.release("queued", "token").toCompletableFuture();
 		await().atMost(Duration.ofSeconds(5)).until(() -> stuck.isDone() && queued.isDone());
 		assertThat(queued).isCompletedExceptionally();
 		this.unblock.countDown();
 		// The thread is free again; the release that timed out in the queue must not run
 		CompletableFuture<Boolean> next = this.store.isOwner("stuck", "token").toCompletableFuture();
 		await().atMost(Duration.ofSeconds(5)).until(next::isDone);
-		assertThat(this.releasesRun).hasValue(0);
+		assertThat(this.releases).noneMatch((release) -> release.startsWith("queued@"));
+	}
+
+	@Test
+	void aGrantThatCameAfterItsStageFailedIsReleasedOnTheSameThreadRightAfterIt() {
+		CompletableFuture<LockStore.Attempt> stuck = this.store.tryAcquire("stuck", "token", Duration.ofSeconds(1))
+			.toCompletableFuture();
+		await().atMost(Duration.ofSeconds(5)).until(stuck::isDone);
+		assertThat(stuck).isCompletedExceptionally();
+		assertThat(this.releases).isEmpty();
+		this.unblock.countDown();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.releases.isEmpty());
+		assertThat(this.releases).containsExactly("stuck@" + this.acquireThread.get());
+	}
+
+	@Test
+	void anOperationRunningWhenItsStageFailedIsToldThatItsCallerGaveUp() {
+		CompletableFuture<LockStore.Attempt> stuck = this.store.tryAcquire("stuck", "token", Duration.ofSeconds(1))
+			.toCompletableFuture();
+		await().atMost(Duration.ofSeconds(5)).until(stuck::isDone);
+		this.unblock.countDown();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.gaveUpAfterUnblock.get() != null);
+		assertThat(this.gaveUpAfterUnblock.get()).isTrue();
+		assertThat(BlockingLockStore.callerGaveUp()).isFalse();
 	}
 
 	@Test
@@ -131,15 +159,17 @@ class BlockingLockStoreTests {
 		@Override
 		protected Attempt doTryAcquire(String key, String token, Duration lease) throws InterruptedException {
 			BlockingLockStoreTests.this.acquiresRun.incrementAndGet();
+			BlockingLockStoreTests.this.acquireThread.set(Thread.currentThread().getName());
 			if (key.equals("stuck")) {
 				BlockingLockStoreTests.this.unblock.await(30, TimeUnit.SECONDS);
+				BlockingLockStoreTests.this.gaveUpAfterUnblock.set(callerGaveUp());
 			}
 			return Attempt.granted(1);
 		}
 
 		@Override
 		protected boolean doRelease(String key, String token) {
-			BlockingLockStoreTests.this.releasesRun.incrementAndGet();
+			BlockingLockStoreTests.this.releases.add(key + "@" + Thread.currentThread().getName());
 			return true;
 		}
 

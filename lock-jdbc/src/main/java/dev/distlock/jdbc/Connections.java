@@ -19,7 +19,10 @@ package dev.distlock.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -28,27 +31,70 @@ import org.jspecify.annotations.Nullable;
 /**
  * Borrows a connection of the store's {@code DataSource} for one statement or one short
  * transaction and returns it at once; every statement it prepares is bounded by the
- * command timeout.
+ * command timeout, and every borrowed connection by a network timeout a little longer.
+ * <ul>
+ * <li>A statement run outside a transaction of the store's own commits, whatever the
+ * pool's auto-commit default: on a connection not in auto-commit mode the store commits
+ * it explicitly (one more round trip, none when the pool auto-commits).</li>
+ * <li>The store's own transactions run at READ COMMITTED whatever the pool's default
+ * isolation, which is read once, from the first transaction's connection; a connection
+ * whose isolation had to be changed gets its own back before it returns to the pool.</li>
+ * <li>A statement or transaction the database chose as a deadlock victim runs again,
+ * twice at most, unless its caller already gave up.</li>
+ * </ul>
  *
  * @author distlock
  */
 final class Connections {
 
+	/**
+	 * How much longer than the statement's timeout a socket read may block, so that the
+	 * database's own cancel answers first.
+	 */
+	static final Duration NETWORK_TIMEOUT_MARGIN = Duration.ofSeconds(1);
+
 	private static final int MAX_RETRIES = 2;
+
+	private static final int UNKNOWN = -1;
+
+	private static final Executor DIRECT = Runnable::run;
 
 	private final DataSource dataSource;
 
+	private final JdbcDialect dialect;
+
 	private final int queryTimeoutSeconds;
 
+	private final int networkTimeoutMillis;
+
+	private final BooleanSupplier callerGaveUp;
+
+	private volatile int defaultIsolation = UNKNOWN;
+
 	/**
-	 * Create the connections of a store; {@code boundStatements} tells whether each
-	 * statement gets the command timeout as its query timeout (H2, embedded, bounds its
+	 * Create the connections of a store. Each statement gets the command timeout, rounded
+	 * up to whole seconds, as its query timeout, except on H2 (embedded, it bounds its
 	 * lock waits by its own lock timeout instead, and a query timeout costs it a command
-	 * per statement).
+	 * per statement); {@code callerGaveUp} tells the running operation whether its
+	 * caller's stage is already done.
 	 */
-	Connections(DataSource dataSource, Duration commandTimeout, boolean boundStatements) {
+	Connections(DataSource dataSource, Duration commandTimeout, JdbcDialect dialect, BooleanSupplier callerGaveUp) {
 		this.dataSource = dataSource;
-		this.queryTimeoutSeconds = boundStatements ? (int) Math.max(1, (commandTimeout.toMillis() + 999) / 1000) : 0;
+		this.dialect = dialect;
+		long seconds = (commandTimeout.toMillis() + 999) / 1000;
+		this.queryTimeoutSeconds = (dialect != JdbcDialect.H2) ? Math.toIntExact(Math.max(1, seconds)) : 0;
+		this.networkTimeoutMillis = networkTimeoutMillis(commandTimeout);
+		this.callerGaveUp = callerGaveUp;
+	}
+
+	/**
+	 * Return the network timeout of a connection whose statements are bounded by
+	 * {@code commandTimeout}: the command timeout rounded up to whole seconds, plus
+	 * {@link #NETWORK_TIMEOUT_MARGIN}.
+	 */
+	static int networkTimeoutMillis(Duration commandTimeout) {
+		long seconds = Math.max(1, (commandTimeout.toMillis() + 999) / 1000);
+		return Math.toIntExact(seconds * 1000 + NETWORK_TIMEOUT_MARGIN.toMillis());
 	}
 
 	DataSource dataSource() {
@@ -56,28 +102,46 @@ final class Connections {
 	}
 
 	/**
-	 * Run {@code work} on a borrowed connection in auto-commit mode. A statement the
-	 * database chose as a deadlock victim was rolled back, so the work (one conditional
-	 * statement, or one and a read) is run again, twice at most: on MariaDB a release can
-	 * deadlock with a renewal of the same row.
+	 * Run {@code work} on a borrowed connection, committed when it returns: by
+	 * auto-commit, or by an explicit commit on a connection not in auto-commit mode. A
+	 * statement the database chose as a deadlock victim was rolled back, so the work (one
+	 * conditional statement, or one and a read) is run again, twice at most: on MariaDB a
+	 * release can deadlock with a renewal of the same row.
 	 */
 	<T extends @Nullable Object> T withConnection(Work<T> work) throws SQLException {
 		for (int attempt = 1;; attempt++) {
-			try (Connection connection = this.dataSource.getConnection()) {
-				return work.run(connection);
+			try (Borrowed borrowed = borrow()) {
+				Connection connection = borrowed.connection;
+				if (connection.getAutoCommit()) {
+					return work.run(connection);
+				}
+				return committed(connection, work);
 			}
 			catch (SQLException ex) {
-				if (attempt > MAX_RETRIES || !isDeadlock(ex)) {
+				if (!retry(attempt, ex)) {
 					throw ex;
 				}
 			}
 		}
 	}
 
+	private static <T extends @Nullable Object> T committed(Connection connection, Work<T> work) throws SQLException {
+		try {
+			T result = work.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException | RuntimeException | Error ex) {
+			rollbackQuietly(connection, ex);
+			throw ex;
+		}
+	}
+
 	/**
-	 * Run {@code work} in one transaction on a borrowed connection: committed if it
-	 * returns, rolled back if it throws or asks for it with {@link RollbackAndReturn}. A
-	 * transaction the database chose as a deadlock victim is run again, twice at most.
+	 * Run {@code work} in one transaction at READ COMMITTED on a borrowed connection:
+	 * committed if it returns, rolled back if it throws or asks for it with
+	 * {@link RollbackAndReturn}. A transaction the database chose as a deadlock victim is
+	 * run again, twice at most.
 	 */
 	<T extends @Nullable Object> T inTransaction(Work<T> work) throws SQLException {
 		for (int attempt = 1;; attempt++) {
@@ -85,11 +149,15 @@ final class Connections {
 				return inOneTransaction(work);
 			}
 			catch (SQLException ex) {
-				if (attempt > MAX_RETRIES || !isDeadlock(ex)) {
+				if (!retry(attempt, ex)) {
 					throw ex;
 				}
 			}
 		}
+	}
+
+	private boolean retry(int attempt, SQLException ex) {
+		return attempt <= MAX_RETRIES && isDeadlock(ex) && !this.callerGaveUp.getAsBoolean();
 	}
 
 	private static boolean isDeadlock(SQLException ex) {
@@ -97,12 +165,15 @@ final class Connections {
 	}
 
 	private <T extends @Nullable Object> T inOneTransaction(Work<T> work) throws SQLException {
-		try (Connection connection = this.dataSource.getConnection()) {
+		try (Borrowed borrowed = borrow()) {
+			Connection connection = borrowed.connection;
 			boolean autoCommit = connection.getAutoCommit();
 			if (autoCommit) {
 				connection.setAutoCommit(false);
 			}
+			int isolation = UNKNOWN;
 			try {
+				isolation = readCommitted(connection);
 				T result = work.run(connection);
 				connection.commit();
 				return result;
@@ -118,10 +189,75 @@ final class Connections {
 				throw ex;
 			}
 			finally {
+				if (isolation != UNKNOWN) {
+					connection.setTransactionIsolation(isolation);
+				}
 				if (autoCommit) {
 					connection.setAutoCommit(true);
 				}
 			}
+		}
+	}
+
+	/**
+	 * Run the transaction just begun on {@code connection} at READ COMMITTED unless the
+	 * pool's default isolation is already that, and return the isolation to restore after
+	 * it, or {@link #UNKNOWN} for none. PostgreSQL, MySQL and MariaDB set the isolation
+	 * of this one transaction ({@code SET TRANSACTION}), which costs one statement and
+	 * nothing to restore; H2 sets the connection's.
+	 */
+	private int readCommitted(Connection connection) throws SQLException {
+		int isolation = this.defaultIsolation;
+		if (isolation == UNKNOWN) {
+			isolation = connection.getTransactionIsolation();
+			this.defaultIsolation = isolation;
+		}
+		if (isolation == Connection.TRANSACTION_READ_COMMITTED || isolation == Connection.TRANSACTION_NONE) {
+			return UNKNOWN;
+		}
+		if (this.dialect == JdbcDialect.H2) {
+			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+			return isolation;
+		}
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+		}
+		return UNKNOWN;
+	}
+
+	/**
+	 * Borrow a connection and bound its socket reads by the network timeout; the
+	 * connection's own timeout is restored before it returns to the pool.
+	 */
+	private Borrowed borrow() throws SQLException {
+		Connection connection = this.dataSource.getConnection();
+		try {
+			int previous = connection.getNetworkTimeout();
+			if (previous != this.networkTimeoutMillis) {
+				connection.setNetworkTimeout(DIRECT, this.networkTimeoutMillis);
+			}
+			return new Borrowed(connection, previous);
+		}
+		catch (SQLException | RuntimeException ex) {
+			closeQuietly(connection, ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Bound the socket reads of a connection of the store's own (the release listener's)
+	 * as those of a borrowed one.
+	 */
+	static void bound(Connection connection, Duration commandTimeout) throws SQLException {
+		connection.setNetworkTimeout(DIRECT, networkTimeoutMillis(commandTimeout));
+	}
+
+	private static void closeQuietly(Connection connection, Throwable failure) {
+		try {
+			connection.close();
+		}
+		catch (SQLException ex) {
+			failure.addSuppressed(ex);
 		}
 	}
 
@@ -143,6 +279,25 @@ final class Connections {
 		catch (SQLException ex) {
 			failure.addSuppressed(ex);
 		}
+	}
+
+	/**
+	 * A borrowed connection, with the network timeout it had before.
+	 */
+	private record Borrowed(Connection connection, int networkTimeout) implements AutoCloseable {
+
+		@Override
+		public void close() throws SQLException {
+			try {
+				if (!this.connection.isClosed() && this.networkTimeout != this.connection.getNetworkTimeout()) {
+					this.connection.setNetworkTimeout(DIRECT, this.networkTimeout);
+				}
+			}
+			finally {
+				this.connection.close();
+			}
+		}
+
 	}
 
 	/**

@@ -28,7 +28,9 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
+import dev.distlock.LogSafe;
 import dev.distlock.core.BlockingLockStore;
 import dev.distlock.jdbc.Connections.RollbackAndReturn;
 import org.jspecify.annotations.Nullable;
@@ -57,8 +59,6 @@ final class JdbcLockCommands extends BlockingLockStore {
 	 */
 	static final Duration CLEANUP_GRACE = Duration.ofMinutes(1);
 
-	private static final int MAX_CLEANUP_STATEMENTS = 10;
-
 	private final Connections connections;
 
 	private final LockSql sql;
@@ -77,6 +77,30 @@ final class JdbcLockCommands extends BlockingLockStore {
 	 */
 	<T extends @Nullable Object> CompletableFuture<T> run(String key, String operation, Callable<T> work) {
 		return call(key, operation, work);
+	}
+
+	/**
+	 * Run blocking work on the store's executor, and hand a result that came after its
+	 * caller gave up to {@code late}, on the same thread.
+	 */
+	<T extends @Nullable Object> CompletableFuture<T> run(String key, String operation, Callable<T> work,
+			Consumer<? super T> late) {
+		return call(key, operation, work, late);
+	}
+
+	/**
+	 * Release, on the calling worker thread, the keys granted to {@code token} after its
+	 * caller gave up.
+	 */
+	void releaseLate(List<String> keys, String token) {
+		keys.forEach((key) -> releaseLateGrant(key, token));
+	}
+
+	/**
+	 * Return whether the caller of the operation running on this thread already gave up.
+	 */
+	static boolean abandoned() {
+		return callerGaveUp();
 	}
 
 	@Override
@@ -284,26 +308,18 @@ final class JdbcLockCommands extends BlockingLockStore {
 	}
 
 	/**
-	 * Delete rows whose lease ended more than {@link #CLEANUP_GRACE} ago, one bounded
-	 * batch per statement, a few statements at most.
+	 * Delete at most {@code batchSize} rows whose lease ended more than
+	 * {@link #CLEANUP_GRACE} ago, in one statement.
 	 * @return how many rows were deleted
 	 */
-	int cleanUp(int batchSize) throws SQLException {
-		int deleted = 0;
-		for (int i = 0; i < MAX_CLEANUP_STATEMENTS; i++) {
-			int batch = this.connections.withConnection((connection) -> {
-				try (PreparedStatement statement = this.connections.prepare(connection, this.sql.cleanup)) {
-					statement.setLong(1, CLEANUP_GRACE.toMillis());
-					statement.setInt(2, batchSize);
-					return statement.executeUpdate();
-				}
-			});
-			deleted += batch;
-			if (batch < batchSize) {
-				break;
+	int cleanUpBatch(int batchSize) throws SQLException {
+		return this.connections.withConnection((connection) -> {
+			try (PreparedStatement statement = this.connections.prepare(connection, this.sql.cleanup)) {
+				statement.setLong(1, CLEANUP_GRACE.toMillis());
+				statement.setInt(2, batchSize);
+				return statement.executeUpdate();
 			}
-		}
-		return deleted;
+		});
 	}
 
 	/**
@@ -326,14 +342,14 @@ final class JdbcLockCommands extends BlockingLockStore {
 			started = System.nanoTime();
 			row = readLocked(connection, key);
 			if (row == null) {
-				throw new SQLException("The row of lock '" + key + "' vanished while it was taken");
+				throw new SQLException("The row of lock '" + LogSafe.escape(key) + "' vanished while it was taken");
 			}
 		}
 		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 		if (row.held() && row.remainingMillis() <= 2 * elapsedMillis + 1) {
 			row = readLocked(connection, key);
 			if (row == null) {
-				throw new SQLException("The row of lock '" + key + "' vanished while it was locked");
+				throw new SQLException("The row of lock '" + LogSafe.escape(key) + "' vanished while it was locked");
 			}
 		}
 		return row;

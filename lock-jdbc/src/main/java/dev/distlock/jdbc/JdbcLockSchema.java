@@ -21,12 +21,15 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
 import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -77,6 +80,112 @@ public final class JdbcLockSchema {
 		catch (SQLException ex) {
 			throw new IllegalStateException("Could not create the lock table '" + tableName + "': " + ex.getMessage(),
 					ex);
+		}
+	}
+
+	/**
+	 * Fail unless the lock table (and, where the dialect has one, its sequence) exists in
+	 * the database behind {@code dataSource} with the store's columns.
+	 * @param dataSource the database
+	 * @param tableName the lock table's name
+	 * @param orElse how else the table can be created, the end of the message
+	 * @throws IllegalStateException naming what is missing, the script that creates it
+	 * and {@code orElse}, or if the database cannot be asked
+	 */
+	public static void check(DataSource dataSource, String tableName, String orElse) {
+		Assert.notNull(dataSource, "'dataSource' must not be null");
+		JdbcLockStoreSettings.validTableName(tableName);
+		JdbcDialect dialect = JdbcDialect.detect(dataSource);
+		List<String> missing;
+		try (Connection connection = dataSource.getConnection()) {
+			missing = missing(connection, dialect, tableName);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not check the lock table '" + tableName + "': " + ex.getMessage(),
+					ex);
+		}
+		if (!missing.isEmpty()) {
+			throw new IllegalStateException(missingMessage(dialect, tableName, missing) + ", " + orElse);
+		}
+	}
+
+	/**
+	 * Return the message of a check that found objects missing, up to the ways of
+	 * creating them.
+	 */
+	static String missingMessage(JdbcDialect dialect, String tableName, List<String> missing) {
+		return "The JDBC lock store finds " + String.join(" and ", missing)
+				+ " in the database: create the lock table with the script " + scriptLocation(dialect) + " (table name "
+				+ DEFAULT_TABLE_NAME + " replaced by " + tableName + ")";
+	}
+
+	/**
+	 * Return the classpath location of the schema script of {@code dialect}.
+	 * @param dialect the database's dialect
+	 * @return the location, {@code classpath:dev/distlock/jdbc/schema-postgresql.sql} for
+	 * example
+	 */
+	public static String scriptLocation(JdbcDialect dialect) {
+		Assert.notNull(dialect, "'dialect' must not be null");
+		return "classpath:" + JdbcLockSchema.class.getPackageName().replace('.', '/') + "/" + dialect.scriptResource();
+	}
+
+	/**
+	 * Return what is missing of the lock table on {@code connection} ("no table 'x'", "no
+	 * sequence 'x_fence_seq'"), or nothing. A statement that failed is rolled back on a
+	 * connection not in auto-commit mode.
+	 */
+	static List<String> missing(Connection connection, JdbcDialect dialect, String tableName) throws SQLException {
+		boolean autoCommit = connection.getAutoCommit();
+		try {
+			List<String> missing = new ArrayList<>();
+			if (!answers(connection, "SELECT lock_key, owner_token, released, expires_at, fencing_token FROM "
+					+ tableName + " WHERE 1 = 0", null, autoCommit)) {
+				missing.add("no table '" + tableName + "'");
+			}
+			String sequence = tableName + "_fence_seq";
+			String sequenceQuery = switch (dialect) {
+				case POSTGRESQL -> "SELECT 1 WHERE to_regclass(?) IS NOT NULL";
+				case H2 -> "SELECT 1 FROM INFORMATION_SCHEMA.SEQUENCES WHERE UPPER(SEQUENCE_NAME) = UPPER(?)";
+				case MYSQL -> null;
+			};
+			if (sequenceQuery != null && !answers(connection, sequenceQuery, sequence, autoCommit)) {
+				missing.add("no sequence '" + sequence + "'");
+			}
+			return missing;
+		}
+		finally {
+			if (!autoCommit) {
+				connection.rollback();
+			}
+		}
+	}
+
+	/**
+	 * Run a query and return whether it ran and (when bound to {@code parameter})
+	 * returned a row; a query of a missing table or column (SQL state class 42) answers
+	 * {@code false}.
+	 */
+	private static boolean answers(Connection connection, String query, @Nullable String parameter, boolean autoCommit)
+			throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(query)) {
+			if (parameter == null) {
+				statement.executeQuery().close();
+				return true;
+			}
+			statement.setString(1, parameter);
+			try (ResultSet rows = statement.executeQuery()) {
+				return rows.next();
+			}
+		}
+		catch (SQLException ex) {
+			if (ex.getSQLState() == null || !ex.getSQLState().startsWith("42")) {
+				throw ex;
+			}
+			if (!autoCommit) {
+				connection.rollback();
+			}
+			return false;
 		}
 	}
 

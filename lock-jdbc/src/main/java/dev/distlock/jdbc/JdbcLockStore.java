@@ -17,6 +17,8 @@
 package dev.distlock.jdbc;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -37,8 +38,6 @@ import dev.distlock.core.LockKeyRules;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.datasource.ConnectionHolder;
@@ -66,7 +65,12 @@ import org.springframework.util.Assert;
  * <li>Waiters hear of releases through {@code LISTEN}/{@code NOTIFY} on one dedicated
  * connection per store on PostgreSQL, and through one poller per store elsewhere.</li>
  * <li>Rows of locks that ended more than a minute ago (crashed holders' included) are
- * deleted in bounded batches.</li>
+ * deleted every cleanup interval, in batches of the cleanup batch size, as many as come
+ * back full.</li>
+ * <li>Statements commit whatever the pool's auto-commit default, the store's transactions
+ * run at READ COMMITTED whatever its default isolation, and every borrowed connection's
+ * socket reads are bounded by the command timeout plus a second.</li>
+ * <li>The constructor fails unless the lock table (and its sequence) exists.</li>
  * </ul>
  * When {@link #isOwner} is called on a thread whose Spring-managed transaction runs on
  * this store's {@link DataSource} (the before-commit ownership check of a locked
@@ -80,11 +84,20 @@ import org.springframework.util.Assert;
 public final class JdbcLockStore
 		implements LockStore, SeveralKeysExtension, HandOverExtension, InspectionExtension, AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(JdbcLockStore.class);
-
 	private static final Duration RECONNECT_DELAY = Duration.ofMillis(500);
 
 	private static final int MAX_TOKEN_LENGTH = 255;
+
+	/**
+	 * PostgreSQL's limit on a {@code NOTIFY} payload, in bytes.
+	 */
+	private static final int MAX_NOTIFY_PAYLOAD = 8000;
+
+	/**
+	 * The most locks one renewal statement may renew: each takes two bind parameters, and
+	 * PostgreSQL allows 32,767 per statement.
+	 */
+	public static final int MAX_RENEWAL_BATCH_SIZE = 16_383;
 
 	private static final AtomicInteger stores = new AtomicInteger();
 
@@ -100,6 +113,10 @@ public final class JdbcLockStore
 
 	private final ReleaseWatcher watcher;
 
+	private final Connections connections;
+
+	private final LockTableCleanup cleanup;
+
 	/**
 	 * Create a store on the lock table of {@code dataSource}, detecting its dialect; the
 	 * table must exist ({@link JdbcLockSchema#initialize}).
@@ -113,21 +130,63 @@ public final class JdbcLockStore
 		this.dataSource = dataSource;
 		this.settings = settings;
 		this.dialect = JdbcDialect.detect(dataSource);
-		Connections connections = new Connections(dataSource, settings.commandTimeout(),
-				this.dialect != JdbcDialect.H2);
+		JdbcLockSchema.check(dataSource, settings.tableName(), "or with JdbcLockSchema.initialize");
+		this.connections = new Connections(dataSource, settings.commandTimeout(), this.dialect,
+				JdbcLockCommands::abandoned);
+		checkKeyColumn();
 		LockSql sql = new LockSql(this.dialect, settings.tableName());
 		this.timer = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "distlock-jdbc-timer-" + stores.incrementAndGet());
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.watcher = (this.dialect == JdbcDialect.POSTGRESQL)
-				? new PostgresReleaseWatcher(listenerConnections(dataSource, settings), sql.channel, RECONNECT_DELAY)
-				: new PollingReleaseWatcher(connections, sql, this.timer, settings.pollInterval());
-		this.commands = new JdbcLockCommands(connections, sql, settings.commandTimeout(), this.watcher);
-		long cleanupMillis = settings.cleanupInterval().toMillis();
-		this.timer.scheduleWithFixedDelay(this::cleanUpInBackground, cleanupMillis, cleanupMillis,
-				TimeUnit.MILLISECONDS);
+		PollingReleaseWatcher poller = null;
+		if (this.dialect == JdbcDialect.POSTGRESQL) {
+			this.watcher = new PostgresReleaseWatcher(listenerConnections(dataSource, settings), sql.channel,
+					settings.commandTimeout(), RECONNECT_DELAY);
+		}
+		else {
+			poller = new PollingReleaseWatcher(this.connections, sql);
+			this.watcher = poller;
+		}
+		this.commands = new JdbcLockCommands(this.connections, sql, settings.commandTimeout(), this.watcher);
+		if (poller != null) {
+			poller.start(this.timer, settings.pollInterval(), (poll) -> this.commands.run("", "poll", poll));
+		}
+		this.cleanup = new LockTableCleanup(this.commands, settings.cleanupBatchSize(),
+				(batch) -> this.commands.run("", "clean up", batch));
+		this.cleanup.start(this.timer, settings.cleanupInterval());
+	}
+
+	/**
+	 * Fail unless the lock table's key column holds the longest key, and (on PostgreSQL)
+	 * a {@code pg_notify} payload does.
+	 */
+	private void checkKeyColumn() {
+		int maxKeyLength = this.settings.maxKeyLength();
+		if (this.dialect == JdbcDialect.POSTGRESQL && maxKeyLength >= MAX_NOTIFY_PAYLOAD) {
+			throw new IllegalArgumentException("'maxKeyLength' must be below " + MAX_NOTIFY_PAYLOAD
+					+ " bytes, the payload limit of PostgreSQL's NOTIFY, but was " + maxKeyLength);
+		}
+		int columnSize;
+		try {
+			columnSize = this.connections.withConnection((connection) -> {
+				try (PreparedStatement statement = connection
+					.prepareStatement("SELECT lock_key FROM " + this.settings.tableName() + " WHERE 1 = 0");
+						ResultSet rows = statement.executeQuery()) {
+					return rows.getMetaData().getPrecision(1);
+				}
+			});
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not read the key column of the lock table '"
+					+ this.settings.tableName() + "': " + ex.getMessage(), ex);
+		}
+		if (columnSize > 0 && maxKeyLength > columnSize) {
+			throw new IllegalArgumentException(
+					"'maxKeyLength' must be at most " + columnSize + ", the size of column lock_key of the lock table '"
+							+ this.settings.tableName() + "', but was " + maxKeyLength);
+		}
 	}
 
 	private static ListenerConnectionFactory listenerConnections(DataSource dataSource,
@@ -237,7 +296,12 @@ public final class JdbcLockStore
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		keys.forEach((key) -> checkKeyAndToken(key, token));
-		return this.commands.run(keys.get(0), "acquire", () -> this.commands.tryAcquireAll(keys, token, lease));
+		return this.commands.run(keys.get(0), "acquire", () -> this.commands.tryAcquireAll(keys, token, lease),
+				(attempts) -> {
+					if (attempts.get(0).acquired()) {
+						this.commands.releaseLate(keys, token);
+					}
+				});
 	}
 
 	@Override
@@ -246,7 +310,12 @@ public final class JdbcLockStore
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		checkKeyAndToken(key, nextToken);
-		return this.commands.run(key, "hand over", () -> this.commands.handOver(key, token, nextToken, lease));
+		return this.commands.run(key, "hand over", () -> this.commands.handOver(key, token, nextToken, lease),
+				(attempt) -> {
+					if (attempt.acquired()) {
+						this.commands.releaseLate(List.of(key), nextToken);
+					}
+				});
 	}
 
 	@Override
@@ -263,20 +332,24 @@ public final class JdbcLockStore
 	}
 
 	/**
-	 * Delete rows of locks that ended more than a minute ago, in bounded batches; the
-	 * store does so every cleanup interval by itself.
+	 * Run a round of the cleanup now: delete rows of locks that ended more than a minute
+	 * ago, batch after batch while they come back full; the store does so every cleanup
+	 * interval by itself.
 	 * @return how many rows were deleted
 	 */
 	CompletionStage<Integer> cleanUp() {
-		return this.commands.run("", "clean up", () -> this.commands.cleanUp(this.settings.cleanupBatchSize()));
+		return this.cleanup.round();
 	}
 
-	private void cleanUpInBackground() {
-		cleanUp().whenComplete((deleted, failure) -> {
-			if (failure != null) {
-				logger.debug("Could not delete the rows of ended JDBC locks", failure);
-			}
-		});
+	/**
+	 * Check now, within the command timeout, that the lock table and its sequence are
+	 * still there.
+	 * @return what is missing ("no table 'x'", "no sequence 'x_fence_seq'"), empty when
+	 * nothing is
+	 */
+	public CompletionStage<List<String>> missingSchemaObjects() {
+		return this.commands.run("", "check the lock table", () -> this.connections.withConnection(
+				(connection) -> JdbcLockSchema.missing(connection, this.dialect, this.settings.tableName())));
 	}
 
 	private void checkKeyAndToken(String key, String token) {

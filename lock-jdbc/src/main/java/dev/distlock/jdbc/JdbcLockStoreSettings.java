@@ -45,6 +45,12 @@ public final class JdbcLockStoreSettings {
 	 */
 	public static final int MAX_TABLE_NAME_LENGTH = 48;
 
+	/**
+	 * The longest command timeout: statements take it in whole seconds, and socket reads
+	 * a second more in milliseconds.
+	 */
+	public static final Duration MAX_COMMAND_TIMEOUT = Duration.ofDays(1);
+
 	private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
 	private final String tableName;
@@ -230,12 +236,16 @@ public final class JdbcLockStoreSettings {
 
 		/**
 		 * Set the longest an operation may take, connection checkout included (default 3
-		 * seconds).
-		 * @param commandTimeout a positive duration
+		 * seconds); each statement's query timeout is this rounded up to whole seconds,
+		 * and each connection's network timeout a second more.
+		 * @param commandTimeout a positive duration, at most
+		 * {@link JdbcLockStoreSettings#MAX_COMMAND_TIMEOUT}
 		 * @return this builder
 		 */
 		public Builder commandTimeout(Duration commandTimeout) {
 			this.commandTimeout = positive(commandTimeout, "commandTimeout");
+			Assert.isTrue(commandTimeout.compareTo(MAX_COMMAND_TIMEOUT) <= 0,
+					() -> "'commandTimeout' must be at most " + MAX_COMMAND_TIMEOUT + ", but was " + commandTimeout);
 			return this;
 		}
 

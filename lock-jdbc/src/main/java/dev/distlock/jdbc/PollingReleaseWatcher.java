@@ -24,20 +24,27 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The release watcher of a database that cannot notify (MySQL, MariaDB, H2): one poller
  * per store checks the keys that have listeners every poll interval, in one statement per
  * 500 keys, and runs the listeners of a key it saw held (or that was subscribed to, which
- * happens because it was held) and now finds free.
+ * happens because it was held) and now finds free. The timer only starts each poll: the
+ * poll runs on the store's executor, bounded as every operation is, and the next starts
+ * once it ended.
  *
  * @author distlock
  */
@@ -55,13 +62,29 @@ final class PollingReleaseWatcher implements ReleaseWatcher {
 
 	private final LockSql sql;
 
-	private final ScheduledFuture<?> polling;
+	private final AtomicBoolean running = new AtomicBoolean();
 
-	PollingReleaseWatcher(Connections connections, LockSql sql, ScheduledExecutorService timer, Duration pollInterval) {
+	private volatile @Nullable ScheduledFuture<?> polling;
+
+	PollingReleaseWatcher(Connections connections, LockSql sql) {
 		this.connections = connections;
 		this.sql = sql;
-		this.polling = timer.scheduleWithFixedDelay(this::poll, pollInterval.toMillis(), pollInterval.toMillis(),
-				TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Start polling every {@code pollInterval}: {@code timer} starts each poll,
+	 * {@code executor} runs it.
+	 */
+	void start(ScheduledExecutorService timer, Duration pollInterval,
+			Function<Callable<@Nullable Void>, CompletionStage<?>> executor) {
+		this.polling = timer.scheduleWithFixedDelay(() -> {
+			if (this.running.compareAndSet(false, true)) {
+				executor.apply(() -> {
+					poll();
+					return null;
+				}).whenComplete((done, failure) -> this.running.set(false));
+			}
+		}, pollInterval.toMillis(), pollInterval.toMillis(), TimeUnit.MILLISECONDS);
 	}
 
 	@Override
@@ -126,7 +149,10 @@ final class PollingReleaseWatcher implements ReleaseWatcher {
 
 	@Override
 	public void close() {
-		this.polling.cancel(false);
+		ScheduledFuture<?> started = this.polling;
+		if (started != null) {
+			started.cancel(false);
+		}
 	}
 
 }

@@ -39,8 +39,13 @@ import org.jspecify.annotations.Nullable;
  * The release watcher of a PostgreSQL store: one dedicated connection per store listens
  * on the table's channel, where every release and forced release notifies its key
  * ({@code pg_notify} in the releasing statement, delivered at its commit). A lost
- * connection is opened again after a pause; every listener then runs once, since releases
- * may have been missed meanwhile. The driver's notification API
+ * connection is opened again after a pause that doubles with each failure in a row (up to
+ * {@link #MAX_RECONNECT_DELAY}), with a warning from the
+ * {@value #FAILURES_BEFORE_WARNING}th on; every listener then runs once, since releases
+ * may have been missed meanwhile. The connection's socket reads are bounded by the
+ * command timeout plus a second, and a cheap validity check every {@link #CHECK_INTERVAL}
+ * notices a link that went silent (a black-holing network, a frozen proxy), which is then
+ * closed and opened again. The driver's notification API
  * ({@code org.postgresql.PGConnection#getNotifications(int)}) is called reflectively, so
  * that the driver stays the application's dependency.
  *
@@ -53,6 +58,25 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 	private static final AtomicInteger watchers = new AtomicInteger();
 
 	private static final int RECEIVE_MILLIS = 500;
+
+	/**
+	 * How often the listening connection is checked.
+	 */
+	static final Duration CHECK_INTERVAL = Duration.ofSeconds(2);
+
+	/**
+	 * The longest pause between two attempts to connect.
+	 */
+	static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(30);
+
+	/**
+	 * How many failures in a row are logged at debug level before they are warned about.
+	 */
+	static final int FAILURES_BEFORE_WARNING = 3;
+
+	private final Duration commandTimeout;
+
+	private int failures;
 
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
@@ -70,9 +94,11 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 
 	private volatile @Nullable Connection connection;
 
-	PostgresReleaseWatcher(ListenerConnectionFactory connectionFactory, String channel, Duration reconnectDelay) {
+	PostgresReleaseWatcher(ListenerConnectionFactory connectionFactory, String channel, Duration commandTimeout,
+			Duration reconnectDelay) {
 		this.connectionFactory = connectionFactory;
 		this.channel = channel;
+		this.commandTimeout = commandTimeout;
 		this.reconnectDelay = reconnectDelay;
 		this.thread = new Thread(this::listen, "distlock-jdbc-listener-" + watchers.incrementAndGet());
 		this.thread.setDaemon(true);
@@ -107,30 +133,71 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 		while (this.closed.getCount() > 0) {
 			try (Connection listening = this.connectionFactory.connect()) {
 				this.connection = listening;
+				Connections.bound(listening, this.commandTimeout);
 				listening.setAutoCommit(true);
 				try (Statement statement = listening.createStatement()) {
 					statement.execute("LISTEN \"" + this.channel + "\"");
 				}
 				this.connects.incrementAndGet();
+				this.failures = 0;
 				// Releases may have gone unheard before this connection listened
 				this.listeners.releasedAll();
-				Notifications notifications = new Notifications(listening);
-				while (this.closed.getCount() > 0) {
-					for (String key : notifications.receive(RECEIVE_MILLIS)) {
-						this.listeners.released(key);
-					}
-				}
+				receive(listening);
 			}
 			catch (SQLException | RuntimeException ex) {
 				if (this.closed.getCount() > 0) {
-					logger.debug("The release listener of the JDBC lock store lost its connection; it reconnects", ex);
+					failed(ex);
 				}
 			}
 			finally {
 				this.connection = null;
 			}
-			awaitClose(this.reconnectDelay);
+			awaitClose(reconnectDelay());
 		}
+	}
+
+	/**
+	 * Run the listeners of the keys released, until the store closes or the connection
+	 * fails or does not answer its periodic check.
+	 */
+	private void receive(Connection listening) throws SQLException {
+		Notifications notifications = new Notifications(listening);
+		int checkSeconds = (int) Math.max(1, (this.commandTimeout.toMillis() + 999) / 1000);
+		long checked = System.nanoTime();
+		while (this.closed.getCount() > 0) {
+			for (String key : notifications.receive(RECEIVE_MILLIS)) {
+				this.listeners.released(key);
+			}
+			if (System.nanoTime() - checked >= CHECK_INTERVAL.toNanos()) {
+				if (!listening.isValid(checkSeconds)) {
+					throw new SQLException(
+							"The release listener's connection did not answer its check within " + checkSeconds + " s");
+				}
+				checked = System.nanoTime();
+			}
+		}
+	}
+
+	private void failed(Exception ex) {
+		this.failures++;
+		if (this.failures >= FAILURES_BEFORE_WARNING) {
+			logger.warn("The release listener of the JDBC lock store failed " + this.failures
+					+ " times in a row; it connects again in " + reconnectDelay().toMillis()
+					+ " ms, and waiters re-check on their own timers meanwhile: " + ex);
+		}
+		else {
+			logger.debug("The release listener of the JDBC lock store lost its connection; it reconnects", ex);
+		}
+	}
+
+	/**
+	 * Return the pause before the next attempt to connect: the reconnect delay, doubled
+	 * for each failure in a row after the first, at most {@link #MAX_RECONNECT_DELAY}.
+	 */
+	private Duration reconnectDelay() {
+		int doublings = Math.min(Math.max(0, this.failures - 1), 16);
+		Duration delay = this.reconnectDelay.multipliedBy(1L << doublings);
+		return (delay.compareTo(MAX_RECONNECT_DELAY) > 0) ? MAX_RECONNECT_DELAY : delay;
 	}
 
 	private void awaitClose(Duration delay) {
@@ -148,8 +215,13 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 		this.closed.countDown();
 		Connection listening = this.connection;
 		if (listening != null) {
+			// Aborted, not closed: closing from this thread would reset the connection's
+			// network timeout (a pool does) while the listener's read is about to start,
+			// and then wait for that read; an abort drops the socket, which ends the
+			// read,
+			// and the listener's thread closes the connection
 			try {
-				listening.close();
+				listening.abort(Runnable::run);
 			}
 			catch (SQLException ex) {
 				logger.debug("Could not close the release listener's connection", ex);

@@ -71,6 +71,17 @@ class JdbcLockStoreSettingsTests {
 	}
 
 	@Test
+	void refusesACommandTimeoutThatItsStatementAndNetworkTimeoutsCouldNotCarry() {
+		// Once cast to int seconds, ten thousand days would have been a negative timeout
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> JdbcLockStoreSettings.builder().commandTimeout(Duration.ofDays(10_000)))
+			.withMessageContaining("'commandTimeout' must be at most PT24H");
+		JdbcLockStoreSettings.builder().commandTimeout(JdbcLockStoreSettings.MAX_COMMAND_TIMEOUT).build();
+		assertThat(Connections.networkTimeoutMillis(Duration.ofMillis(1500))).isEqualTo(3000);
+		assertThat(Connections.networkTimeoutMillis(JdbcLockStoreSettings.MAX_COMMAND_TIMEOUT)).isEqualTo(86_401_000);
+	}
+
+	@Test
 	void detectsTheSupportedProductsAndNamesAnUnsupportedOne() {
 		assertThat(JdbcDialect.of("PostgreSQL")).isEqualTo(JdbcDialect.POSTGRESQL);
 		assertThat(JdbcDialect.of("MySQL")).isEqualTo(JdbcDialect.MYSQL);

@@ -22,17 +22,23 @@ import javax.sql.DataSource;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
 import dev.distlock.core.LockStore;
+import dev.distlock.jdbc.JdbcLockSchema;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.jdbc.JdbcLockStoreSettings;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportSelector;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -43,7 +49,9 @@ import org.springframework.util.ClassUtils;
  * ({@link ListenerConnections}). Needs {@code lock-jdbc} and Spring Boot's JDBC support
  * (both brought by {@code lock-spring-boot-starter-jdbc}). The store is created after
  * database initialization (Flyway, Liquibase, the lock table's script), so that a
- * migration may create its table.
+ * migration may create its table; it fails startup when the table is missing, naming the
+ * script and {@code distlock.jdbc.initialize-schema}. A warning says so when the database
+ * is embedded (locks within one JVM).
  *
  * @author distlock
  */
@@ -55,6 +63,8 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(JdbcLockStoreProperties.class)
 @Import(JdbcLockStoreConfiguration.DatabaseInitializationDependencies.class)
 class JdbcLockStoreConfiguration {
+
+	private static final Log logger = LogFactory.getLog(JdbcLockStoreConfiguration.class);
 
 	@Bean
 	JdbcLockSchemaInitializer distlockJdbcLockSchemaInitializer(
@@ -70,17 +80,38 @@ class JdbcLockStoreConfiguration {
 			ObjectProvider<DataSource> dataSource, JdbcLockStoreProperties properties,
 			DistlockProperties distlockProperties) {
 		DataSource locks = dataSource(distlockDataSource, dataSource);
-		JdbcLockStoreSettings settings = PropertyErrors.named(
-				() -> JdbcLockStoreSettings.builder()
-					.tableName(properties.getTableName())
-					.commandTimeout(properties.getCommandTimeout())
-					.pollInterval(properties.getPollInterval())
-					.maxKeyLength(distlockProperties.getMaxKeyLength())
-					.listenerConnectionFactory(ListenerConnections.outsideThePool(locks))
-					.build(),
-				Map.of("tableName", "distlock.jdbc.table-name", "commandTimeout", "distlock.jdbc.command-timeout",
-						"pollInterval", "distlock.jdbc.poll-interval"));
-		return new JdbcLockStore(locks, settings);
+		if (EmbeddedDatabaseConnection.isEmbedded(locks)) {
+			logger.warn("The JDBC lock store runs on an embedded database: its locks hold within this JVM only, "
+					+ "two instances of the application do not exclude each other. For locks between instances, "
+					+ "mark a shared database's DataSource with @DistlockDataSource.");
+		}
+		JdbcLockSchema.check(locks, properties.getTableName(),
+				"or set distlock.jdbc.initialize-schema=always to create it at startup");
+		Map<String, String> names = Map.of("tableName", "distlock.jdbc.table-name", "commandTimeout",
+				"distlock.jdbc.command-timeout", "pollInterval", "distlock.jdbc.poll-interval", "cleanupInterval",
+				"distlock.jdbc.cleanup-interval", "cleanupBatchSize", "distlock.jdbc.cleanup-batch-size");
+		return PropertyErrors.named(() -> {
+			Assert.isTrue(distlockProperties.getRenewalBatchSize() <= JdbcLockStore.MAX_RENEWAL_BATCH_SIZE,
+					() -> "'renewalBatchSize' must be at most " + JdbcLockStore.MAX_RENEWAL_BATCH_SIZE
+							+ " with the JDBC store (two bind parameters per lock in one statement), but was "
+							+ distlockProperties.getRenewalBatchSize());
+			JdbcLockStoreSettings settings = JdbcLockStoreSettings.builder()
+				.tableName(properties.getTableName())
+				.commandTimeout(properties.getCommandTimeout())
+				.pollInterval(properties.getPollInterval())
+				.cleanupInterval(properties.getCleanupInterval())
+				.cleanupBatchSize(properties.getCleanupBatchSize())
+				.maxKeyLength(distlockProperties.getMaxKeyLength())
+				.listenerConnectionFactory(ListenerConnections.outsideThePool(locks))
+				.build();
+			return new JdbcLockStore(locks, settings);
+		}, names);
+	}
+
+	@Bean
+	LockStoreHealth distlockJdbcLockTableHealth(ObjectProvider<LockStore> lockStore,
+			JdbcLockStoreProperties properties) {
+		return new JdbcLockTableHealth(lockStore, properties.getCommandTimeout());
 	}
 
 	/**

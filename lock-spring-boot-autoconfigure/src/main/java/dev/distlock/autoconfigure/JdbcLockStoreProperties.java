@@ -42,7 +42,9 @@ public class JdbcLockStoreProperties {
 	/**
 	 * Longest time one statement or transaction of the store may take, borrowing its
 	 * connection from the pool included; past it the operation fails closed with
-	 * LockBackendException.
+	 * LockBackendException. Each statement's query timeout is this rounded up to whole
+	 * seconds, and each borrowed connection's network timeout one second more. At most
+	 * one day.
 	 */
 	private Duration commandTimeout = Duration.ofSeconds(3);
 
@@ -53,8 +55,20 @@ public class JdbcLockStoreProperties {
 	private Duration pollInterval = Duration.ofMillis(100);
 
 	/**
+	 * How often each instance deletes the rows of locks that ended more than a minute
+	 * ago: one round, batch after batch while they come back full.
+	 */
+	private Duration cleanupInterval = Duration.ofMinutes(1);
+
+	/**
+	 * Most rows one cleanup statement deletes.
+	 */
+	private int cleanupBatchSize = 500;
+
+	/**
 	 * When to create the lock table at startup with the script for the database shipped
 	 * in the jar: embedded (H2 and other embedded databases only), always or never.
+	 * Startup fails when the table is still missing after it.
 	 */
 	private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
 
@@ -104,6 +118,38 @@ public class JdbcLockStoreProperties {
 	 */
 	public void setPollInterval(Duration pollInterval) {
 		this.pollInterval = pollInterval;
+	}
+
+	/**
+	 * Return the cleanup interval.
+	 * @return the cleanup interval
+	 */
+	public Duration getCleanupInterval() {
+		return this.cleanupInterval;
+	}
+
+	/**
+	 * Set the cleanup interval.
+	 * @param cleanupInterval the cleanup interval
+	 */
+	public void setCleanupInterval(Duration cleanupInterval) {
+		this.cleanupInterval = cleanupInterval;
+	}
+
+	/**
+	 * Return the cleanup batch size.
+	 * @return the cleanup batch size
+	 */
+	public int getCleanupBatchSize() {
+		return this.cleanupBatchSize;
+	}
+
+	/**
+	 * Set the cleanup batch size.
+	 * @param cleanupBatchSize the cleanup batch size
+	 */
+	public void setCleanupBatchSize(int cleanupBatchSize) {
+		this.cleanupBatchSize = cleanupBatchSize;
 	}
 
 	/**

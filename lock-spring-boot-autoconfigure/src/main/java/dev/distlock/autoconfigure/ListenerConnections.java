@@ -33,12 +33,16 @@ import org.springframework.util.ClassUtils;
  * Opens the dedicated connection of the JDBC store's release listener (PostgreSQL's
  * {@code LISTEN}) outside the application's pool, with the driver and the settings of
  * that pool, so that the listener never takes one of its connections: for a HikariCP pool
- * configured with a JDBC URL, as Spring Boot configures it. Any other {@code DataSource}
- * gives the listener one of its own connections.
+ * configured with a JDBC URL, as Spring Boot configures it. The pool's user, password and
+ * data source properties are read again on every connect, so that a rotated password
+ * reaches the listener when it reconnects. Any other {@code DataSource} gives the
+ * listener one of its own connections.
  *
  * @author distlock
  */
 final class ListenerConnections {
+
+	private static final String LOGIN_TIMEOUT_SECONDS = "10";
 
 	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
 			ListenerConnections.class.getClassLoader());
@@ -67,8 +71,17 @@ final class ListenerConnections {
 			if (pool == null || pool.getJdbcUrl() == null) {
 				return null;
 			}
-			String url = pool.getJdbcUrl();
+			// Read again on every connect: a password rotated in the pool (its MXBean,
+			// say)
+			// reaches the listener's next connection
+			return () -> DriverManager.getConnection(pool.getJdbcUrl(), connectionProperties(pool));
+		}
+
+		private static Properties connectionProperties(HikariDataSource pool) {
 			Properties properties = new Properties();
+			// A connect that gets no answer (a black-holing network) ends, and is tried
+			// again after a pause, unless the pool's settings say otherwise
+			properties.setProperty("loginTimeout", LOGIN_TIMEOUT_SECONDS);
 			properties.putAll(pool.getDataSourceProperties());
 			if (pool.getUsername() != null) {
 				properties.setProperty("user", pool.getUsername());
@@ -76,7 +89,7 @@ final class ListenerConnections {
 			if (pool.getPassword() != null) {
 				properties.setProperty("password", pool.getPassword());
 			}
-			return () -> DriverManager.getConnection(url, properties);
+			return properties;
 		}
 
 	}

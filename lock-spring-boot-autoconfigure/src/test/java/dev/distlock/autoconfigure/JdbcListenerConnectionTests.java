@@ -16,6 +16,8 @@
 
 package dev.distlock.autoconfigure;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +27,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
+import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +35,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * On PostgreSQL, the auto-configured JDBC store's release listener ({@code LISTEN}) has a
@@ -61,6 +65,27 @@ class JdbcListenerConnectionTests {
 				waiter.get(10, TimeUnit.SECONDS).release();
 				assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
 			});
+		}
+	}
+
+	@Test
+	void theListenerReadsThePoolsCredentialsAgainAtEveryConnect() throws Exception {
+		JdbcTestDatabase database = JdbcTestDatabase.postgres();
+		Assumptions.assumeTrue(database != null, "PostgreSQL does not answer on 127.0.0.1");
+		try (database; HikariDataSource pool = pool(database)) {
+			ListenerConnectionFactory factory = ListenerConnections.outsideThePool(pool);
+			assertThat(factory).isNotNull();
+			try (Connection connection = factory.connect()) {
+				assertThat(connection.isValid(3)).isTrue();
+			}
+			// A user rotated in the pool (as its MXBean allows) reaches the next connect
+			pool.getHikariConfigMXBean().setUsername("distlock_no_such_role");
+			assertThatExceptionOfType(SQLException.class).isThrownBy(factory::connect)
+				.withMessageContaining("distlock_no_such_role");
+			pool.getHikariConfigMXBean().setUsername("postgres");
+			try (Connection connection = factory.connect()) {
+				assertThat(connection.isValid(3)).isTrue();
+			}
 		}
 	}
 

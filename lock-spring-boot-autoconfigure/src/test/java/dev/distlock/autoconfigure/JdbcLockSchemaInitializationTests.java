@@ -25,11 +25,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
+import dev.distlock.LockBackendException;
+import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
@@ -43,6 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -50,6 +54,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@code distlock.jdbc.initialize-schema} ({@code embedded}, {@code always},
@@ -79,8 +84,13 @@ class JdbcLockSchemaInitializationTests {
 			throws Exception {
 		try (JdbcTestDatabase database = database(name, databases)) {
 			this.contextRunner.withBean(DataSource.class, database::dataSource).run((context) -> {
-				assertThat(context).hasNotFailed();
 				assertThat(database.hasTable(TABLE)).isEqualTo(database.embedded());
+				if (database.embedded()) {
+					assertThat(context).hasNotFailed();
+				}
+				else {
+					assertFailsNamingTheTableThePropertyAndTheScript(context);
+				}
 			});
 		}
 	}
@@ -126,15 +136,56 @@ class JdbcLockSchemaInitializationTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("databases")
-	void neverLeavesTheDatabaseAlone(String name, Supplier<@Nullable JdbcTestDatabase> databases) throws Exception {
+	void neverLeavesTheDatabaseAloneAndFailsStartupWithoutTheTable(String name,
+			Supplier<@Nullable JdbcTestDatabase> databases) throws Exception {
 		try (JdbcTestDatabase database = database(name, databases)) {
 			this.contextRunner.withBean(DataSource.class, database::dataSource)
 				.withPropertyValues("distlock.jdbc.initialize-schema=never")
 				.run((context) -> {
-					assertThat(context).hasNotFailed();
 					assertThat(database.hasTable(TABLE)).isFalse();
+					assertFailsNamingTheTableThePropertyAndTheScript(context);
 				});
 		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("databases")
+	void aTableDroppedWhileRunningTurnsTheHealthDownAndFailsLockedCallsClosed(String name,
+			Supplier<@Nullable JdbcTestDatabase> databases) throws Exception {
+		try (JdbcTestDatabase database = database(name, databases)) {
+			this.contextRunner
+				.withConfiguration(
+						AutoConfigurations.of(LockAspectAutoConfiguration.class, LockHealthAutoConfiguration.class))
+				.withBean(DataSource.class, database::dataSource)
+				.withBean(LockedJob.class)
+				.withPropertyValues("distlock.jdbc.initialize-schema=always")
+				.run((context) -> {
+					Object indicator = context.getBean("distlockHealthIndicator");
+					LockedJob job = context.getBean(LockedJob.class);
+					job.run();
+					assertThat(job.runs()).isOne();
+					assertThat(LockHealthIndicators.status(indicator)).isEqualTo("UP");
+					assertThat(LockHealthIndicators.details(indicator)).containsEntry("lockTable", "present");
+					database.update("DROP TABLE " + TABLE);
+					assertThat(LockHealthIndicators.status(indicator)).isEqualTo("DOWN");
+					assertThat(LockHealthIndicators.details(indicator)).containsEntry("lockTable",
+							"no table '" + TABLE + "'");
+					assertThatExceptionOfType(LockBackendException.class)
+						.isThrownBy(() -> context.getBean(LockClient.class).acquire("job", Duration.ZERO, null));
+					assertThatExceptionOfType(LockBackendException.class).isThrownBy(job::run);
+					// Nothing ran without its lock
+					assertThat(job.runs()).isOne();
+				});
+		}
+	}
+
+	private static void assertFailsNamingTheTableThePropertyAndTheScript(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		assertThat(context).getFailure()
+			.rootCause()
+			.hasMessageContaining("no table '" + TABLE + "'")
+			.hasMessageContaining("distlock.jdbc.initialize-schema=always")
+			.hasMessageContaining("classpath:dev/distlock/jdbc/schema-");
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -197,6 +248,21 @@ class JdbcLockSchemaInitializationTests {
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration(LockAutoConfiguration.class)
 	static class LockApplication {
+
+	}
+
+	static class LockedJob {
+
+		private final AtomicInteger runs = new AtomicInteger();
+
+		@DistributedLock(key = "'locked-job'")
+		public void run() {
+			this.runs.incrementAndGet();
+		}
+
+		public int runs() {
+			return this.runs.get();
+		}
 
 	}
 

@@ -30,10 +30,13 @@ import dev.distlock.core.LockStore;
 import dev.distlock.jdbc.JdbcLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -50,6 +53,7 @@ import static org.mockito.Mockito.mock;
  *
  * @author distlock
  */
+@ExtendWith(OutputCaptureExtension.class)
 class JdbcLockStoreAutoConfigurationTests {
 
 	private static final String TABLE = "distlock_lock";
@@ -186,6 +190,46 @@ class JdbcLockStoreAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("distlock.jdbc.command-timeout"));
+	}
+
+	@Test
+	void namesTheCleanupPropertiesOfInvalidValues() {
+		this.contextRunner.withBean(DataSource.class, this.database::dataSource)
+			.withPropertyValues("distlock.jdbc.cleanup-batch-size=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.jdbc.cleanup-batch-size"));
+		this.contextRunner.withBean(DataSource.class, this.database::dataSource)
+			.withPropertyValues("distlock.jdbc.cleanup-interval=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.jdbc.cleanup-interval"));
+	}
+
+	@Test
+	void refusesARenewalBatchAbovePostgresqlsBindLimitNamingTheProperty() {
+		this.contextRunner.withBean(DataSource.class, this.database::dataSource)
+			.withPropertyValues("distlock.renewal-batch-size=" + (JdbcLockStore.MAX_RENEWAL_BATCH_SIZE + 1))
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.renewal-batch-size must be at most 16383"));
+	}
+
+	@Test
+	void refusesALongestKeyAboveTheKeyColumnNamingTheProperty() {
+		this.contextRunner.withBean(DataSource.class, this.database::dataSource)
+			.withPropertyValues("distlock.max-key-length=1025")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.max-key-length must be at most 1024"));
+	}
+
+	@Test
+	void warnsThatLocksOnAnEmbeddedDatabaseHoldWithinOneJvm(CapturedOutput output) {
+		this.contextRunner.withBean(DataSource.class, this.database::dataSource).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("The JDBC lock store runs on an embedded database");
+		});
 	}
 
 	@Test

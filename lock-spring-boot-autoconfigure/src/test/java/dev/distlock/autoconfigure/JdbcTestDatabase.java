@@ -93,6 +93,17 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	}
 
 	/**
+	 * Run one statement in this database.
+	 * @param sql the statement
+	 * @throws SQLException if the database fails
+	 */
+	void update(String sql) throws SQLException {
+		try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
+	}
+
+	/**
 	 * Return how many rows a table has.
 	 * @param table the table name
 	 * @return the number of rows
