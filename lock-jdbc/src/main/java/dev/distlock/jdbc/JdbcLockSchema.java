@@ -114,9 +114,10 @@ public final class JdbcLockSchema {
 	 * creating them.
 	 */
 	static String missingMessage(JdbcDialect dialect, String tableName, List<String> missing) {
+		String renamed = tableName.equals(DEFAULT_TABLE_NAME) ? ""
+				: " (table name " + DEFAULT_TABLE_NAME + " replaced by " + tableName + ")";
 		return "The JDBC lock store finds " + String.join(" and ", missing)
-				+ " in the database: create the lock table with the script " + scriptLocation(dialect) + " (table name "
-				+ DEFAULT_TABLE_NAME + " replaced by " + tableName + ")";
+				+ " in the database: create the lock table with the script " + scriptLocation(dialect) + renamed;
 	}
 
 	/**
