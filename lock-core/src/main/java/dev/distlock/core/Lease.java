@@ -58,6 +58,9 @@ final class Lease {
 
 	private volatile long validUntilNanos;
 
+	/** Whether the view was ended for good: no renewal extends it again. */
+	private boolean viewEnded;
+
 	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
 	private final AtomicBoolean ended = new AtomicBoolean();
@@ -134,6 +137,9 @@ final class Lease {
 	 * @param requestedAtNanos when the renewal request was sent
 	 */
 	synchronized void renewed(long requestedAtNanos) {
+		if (this.viewEnded) {
+			return;
+		}
 		long until = validUntil(requestedAtNanos);
 		if (until - this.validUntilNanos > 0) {
 			this.validUntilNanos = until;
@@ -149,6 +155,17 @@ final class Lease {
 	 */
 	void endsBy(long endNanos) {
 		this.validUntilNanos = Math.min(this.validUntilNanos, endNanos);
+	}
+
+	/**
+	 * End the local view of the lease now, for good: a renewal answered afterwards, even
+	 * one sent before, never makes it valid again. Used when the store's session is
+	 * interrupted ({@link SessionLeaseExtension#onSessionInterrupted}).
+	 * @param nowNanos the current time ({@link System#nanoTime()})
+	 */
+	synchronized void endView(long nowNanos) {
+		this.viewEnded = true;
+		this.validUntilNanos = Math.min(this.validUntilNanos, nowNanos);
 	}
 
 	/**

@@ -115,6 +115,9 @@ final class LockEngine {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/** The engine's registration for interruptions of the store's session, if any. */
+	private final LockStore.Subscription sessionInterruptions;
+
 	LockEngine(LockStore store, LockClientSettings settings, LockClientListener listener) {
 		this.clientId = UUID.randomUUID().toString();
 		String name = "distlock-" + this.clientId.substring(0, 8);
@@ -133,6 +136,19 @@ final class LockEngine {
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
 				settings.renewalBatchSize(), this.timer, this.listenerEvents.renewals(listener), this::lost,
 				settings.maxHold());
+		SessionLeaseExtension sessions = this.extensions.sessionLeases();
+		this.sessionInterruptions = (sessions != null) ? sessions.onSessionInterrupted(this::sessionInterrupted)
+				: () -> {
+				};
+	}
+
+	/**
+	 * The store can no longer confirm its session: end the local view of every lease at
+	 * once, for good; the watchdog's next round learns from the store that each was lost.
+	 */
+	private void sessionInterrupted() {
+		long now = System.nanoTime();
+		this.held.forEach((lease) -> lease.endView(now));
 	}
 
 	// Tokens, entries and waiting counts
@@ -538,6 +554,7 @@ final class LockEngine {
 			return false;
 		}
 		this.watchdog.close();
+		this.sessionInterruptions.close();
 		this.active.forEach((acquisition) -> acquisition.stop(closedException()));
 		this.releases.close();
 		return true;

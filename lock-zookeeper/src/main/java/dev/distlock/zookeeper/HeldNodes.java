@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The grants this store made and has not released: what it answers the watchdog from,
- * without asking ZooKeeper. A grant is lost once its session expired or its node was seen
- * deleted.
+ * between round trips to ZooKeeper. A grant is lost once the connection was suspended,
+ * its session expired or its node was seen deleted, and is never renewed again.
  *
  * @author distlock
  * @since 0.1.0
@@ -37,6 +37,9 @@ final class HeldNodes {
 
 	static final String NODE_DELETED = "its ZooKeeper node was deleted while it was held (force-released or "
 			+ "removed by hand), so another client may own the key now";
+
+	static final String CONNECTION_SUSPENDED = "the connection to ZooKeeper was suspended, so the store could no "
+			+ "longer confirm its session; another client may own the key once the session ends";
 
 	private final Map<GrantId, Grant> grants = new ConcurrentHashMap<>();
 
@@ -68,6 +71,14 @@ final class HeldNodes {
 	 */
 	void sessionExpired() {
 		this.grants.values().forEach((grant) -> grant.lose(SESSION_EXPIRED));
+	}
+
+	/**
+	 * Record that the connection was suspended: no grant made so far can be confirmed
+	 * again, so each is lost.
+	 */
+	void connectionSuspended() {
+		this.grants.values().forEach((grant) -> grant.lose(CONNECTION_SUSPENDED));
 	}
 
 	List<Grant> all() {

@@ -20,10 +20,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.InspectionExtension;
@@ -31,9 +35,12 @@ import dev.distlock.core.LockStore;
 import dev.distlock.core.SessionLeaseExtension;
 import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.zookeeper.HeldNodes.Grant;
+import dev.distlock.zookeeper.Holders.Holder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
+import org.apache.curator.framework.api.BackgroundPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
@@ -42,6 +49,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -56,20 +64,28 @@ import org.springframework.util.Assert;
  * {@link LockBackendException}.
  * <ul>
  * <li>Each grant is its own ephemeral sequential node under the key's node (see
- * {@link LockPaths}); the lowest sequence number holds the lock. An attempt creates its
- * node and lists the key's children: lowest, it is granted, else it deletes its node and
- * is refused. While a local caller waits for a key, an attempt lists first and creates
- * only when the key is free. A release deletes the grant's own node, so it can never
- * remove a later holder's.</li>
+ * {@link LockPaths}); the lowest sequence number among the ephemeral children named by
+ * the store's pattern holds the lock ({@link Holders}), so a forged child holds nothing.
+ * An attempt creates its node and lists the key's children: holding, it is granted, else
+ * it deletes its node and is refused. Every child carrying the attempt's token is its own
+ * (Curator sends a create again after a lost reply): the lowest is kept, the others are
+ * deleted, and a create answered after its attempt gave up is undone. While a local
+ * caller waits for a key, an attempt lists first and creates only when the key is free. A
+ * release deletes the grant's own node, idempotently, so it can never remove a later
+ * holder's, and a release sent again after a lost reply is not a loss.</li>
  * <li>Key nodes and the base path are container nodes: the server removes them once they
- * are empty, so idle keys leave nothing behind.</li>
+ * are empty.</li>
+ * <li>Every node is created with the store's ACL when one is given (for example
+ * {@code ZooDefs.Ids.CREATOR_ALL_ACL} for an authenticated client), else with the
+ * client's ACL provider's.</li>
  * <li>The fencing token is the grant node's creation zxid, which increases across the
  * whole ensemble.</li>
- * <li>The session is the lease ({@link SessionLeaseExtension}): a renewal sends nothing
- * and is answered from what the store knows: renewed while connected and the node was not
- * seen deleted, failed while the connection is suspended, lost once the session expired
- * or the node was deleted (a watch on each grant tells). A fixed lease cannot be kept:
- * the client refuses it.</li>
+ * <li>The session is the lease ({@link SessionLeaseExtension}): a renewal is answered as
+ * renewed only for grants of the current session whose nodes a round trip through the
+ * leader confirmed ({@link Renewals}); once the connection is suspended every grant is
+ * lost, and the client ends every lease's view at once. A lease longer than a third of
+ * the negotiated session ({@link #longestLease()}) is refused. A fixed lease cannot be
+ * kept: the client refuses it.</li>
  * <li>A minimum hold time ({@link #expireAfter}) defers the delete on a JDK timer; the
  * lock ends earlier if the process dies, with its session.</li>
  * <li>Waiters are woken by watches on the key's node ({@link KeyWatches}), persistent
@@ -97,15 +113,26 @@ public final class ZooKeeperLockStore
 
 	private final Duration sessionTimeout;
 
+	private final @Nullable List<ACL> acl;
+
 	private final Background background;
 
 	private final HeldNodes held = new HeldNodes();
+
+	private final Holders holders = new Holders(this);
+
+	private final Renewals renewals = new Renewals(this);
 
 	private final KeyWatches watches;
 
 	private final Watcher grantWatcher = this::grantEvent;
 
 	private final ConnectionStateListener connectionListener = this::stateChanged;
+
+	private final Set<Runnable> interruptionListeners = new CopyOnWriteArraySet<>();
+
+	/** The last lease refused as too long for the session, so that it is logged once. */
+	private final AtomicReference<@Nullable String> refusedLease = new AtomicReference<>();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -120,7 +147,7 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Create a store.
+	 * Create a store whose nodes get the client's ACL provider's ACL.
 	 * @param client the started Curator client; the application closes it
 	 * @param basePath the absolute path under which the store creates its nodes, for
 	 * example {@code "/distlock"}
@@ -128,13 +155,31 @@ public final class ZooKeeperLockStore
 	 * ensemble has negotiated one
 	 */
 	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration sessionTimeout) {
+		this(client, basePath, sessionTimeout, null);
+	}
+
+	/**
+	 * Create a store.
+	 * @param client the started Curator client; the application closes it
+	 * @param basePath the absolute path under which the store creates its nodes, for
+	 * example {@code "/distlock"}
+	 * @param sessionTimeout the session timeout the client asked for, used until the
+	 * ensemble has negotiated one
+	 * @param acl the ACL of every node the store creates, the base path and key nodes
+	 * included, for example {@code ZooDefs.Ids.CREATOR_ALL_ACL} for an authenticated
+	 * client; {@code null} for the client's ACL provider's
+	 */
+	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration sessionTimeout,
+			@Nullable List<ACL> acl) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(sessionTimeout, "'sessionTimeout' must not be null");
 		Assert.isTrue(sessionTimeout.toMillis() > 0,
 				() -> "'sessionTimeout' must be positive, but was " + sessionTimeout);
+		Assert.isTrue(acl == null || !acl.isEmpty(), "'acl' must not be empty");
 		this.client = client;
 		this.paths = new LockPaths(basePath);
 		this.sessionTimeout = sessionTimeout;
+		this.acl = (acl != null) ? List.copyOf(acl) : null;
 		this.background = new Background(Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs()));
 		this.watches = new KeyWatches(client, this.paths);
 		client.getConnectionStateListenable().addListener(this.connectionListener);
@@ -146,20 +191,21 @@ public final class ZooKeeperLockStore
 		if (replayed != null && replayed.lost() == null) {
 			return CompletableFuture.completedFuture(Attempt.granted(replayed.fencingToken));
 		}
+		LockBackendException refused = refuseLease(key, "acquire", lease);
+		if (refused != null) {
+			return CompletableFuture.failedFuture(refused);
+		}
 		if (!this.watches.isWatched(key)) {
 			return createAndCheck(key, token);
 		}
-		return children(key, "acquire").thenCompose((children) -> {
-			String holder = LockPaths.holder(children);
-			if (holder == null) {
-				return createAndCheck(key, token);
-			}
-			if (holder.equals(LockPaths.grantOf(children, token))) {
-				return stat(key, this.paths.child(key, holder), "acquire")
-					.thenApply((stat) -> (stat != null) ? Attempt.granted(granted(key, token, holder, stat)) : busy());
-			}
-			return CompletableFuture.completedFuture(busy());
-		});
+		return children(key, "acquire")
+			.thenCompose((children) -> holder(key, children, Map.of(), "acquire").thenCompose((holder) -> {
+				if (holder == null) {
+					return createAndCheck(key, token);
+				}
+				return CompletableFuture.completedFuture(holder.isOneOf(LockPaths.grantsOf(children, token))
+						? Attempt.granted(granted(key, token, holder.name(), holder.stat())) : busy());
+			}));
 	}
 
 	/**
@@ -183,22 +229,39 @@ public final class ZooKeeperLockStore
 		Stat created = new Stat();
 		return this.background
 			.call(key, "acquire",
-					(callback) -> this.client.create()
+					(callback) -> withAcl(this.client.create()
 						.storingStatIn(created)
 						.creatingParentContainersIfNeeded()
-						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-						.inBackground(callback)
-						.forPath(this.paths.grantPrefix(key, token), token.getBytes(StandardCharsets.UTF_8)))
+						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)).inBackground(callback)
+						.forPath(this.paths.grantPrefix(key, token), token.getBytes(StandardCharsets.UTF_8)),
+					(late) -> undoLateGrant(key, token))
 			.thenCompose((event) -> {
 				String name = LockPaths.name(event.getName());
 				Stat stat = (event.getStat() != null) ? event.getStat() : created;
 				return children(key, "acquire").thenCompose((children) -> {
-					if (name.equals(LockPaths.holder(children))) {
-						return CompletableFuture.completedFuture(Attempt.granted(granted(key, token, name, stat)));
-					}
-					return delete(key, this.paths.child(key, name), "acquire").thenApply((deleted) -> busy());
+					List<String> own = LockPaths.grantsOf(children, token);
+					return holder(key, children, Map.of(name, stat), "acquire").thenCompose((holder) -> {
+						if (holder != null && holder.isOneOf(own)) {
+							long fencingToken = granted(key, token, holder.name(), holder.stat());
+							return deleteAll(key, own, holder.name(), "acquire")
+								.thenApply((deleted) -> Attempt.granted(fencingToken));
+						}
+						return deleteAll(key, own.contains(name) ? own : List.of(name), null, "acquire")
+							.thenApply((deleted) -> busy());
+					});
 				});
 			});
+	}
+
+	/**
+	 * Undo a create answered after its attempt gave up, unless the lock was granted
+	 * meanwhile: delete every node of the token.
+	 */
+	private void undoLateGrant(String key, String token) {
+		if (this.held.get(key, token) == null) {
+			children(key, "release")
+				.thenCompose((children) -> deleteAll(key, LockPaths.grantsOf(children, token), null, "release"));
+		}
 	}
 
 	/**
@@ -219,12 +282,13 @@ public final class ZooKeeperLockStore
 			return delete(key, grant.path, "release");
 		}
 		return children(key, "release").thenCompose((children) -> {
-			String name = LockPaths.grantOf(children, token);
-			if (name == null) {
+			List<String> own = LockPaths.grantsOf(children, token);
+			if (own.isEmpty()) {
 				return CompletableFuture.completedFuture(false);
 			}
-			boolean holder = name.equals(LockPaths.holder(children));
-			return delete(key, this.paths.child(key, name), "release").thenApply((deleted) -> deleted && holder);
+			return holder(key, children, Map.of(), "release")
+				.thenCompose((holder) -> deleteAll(key, own, null, "release")
+					.thenApply((deleted) -> holder != null && holder.isOneOf(own)));
 		});
 	}
 
@@ -255,25 +319,7 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		boolean connected = this.client.getZookeeperClient().isConnected();
-		List<CompletableFuture<RenewalOutcome>> outcomes = new ArrayList<>(renewals.size());
-		for (Renewal renewal : renewals) {
-			Grant grant = this.held.get(renewal.key(), renewal.token());
-			if (grant == null) {
-				outcomes.add(isOwner(renewal.key(), renewal.token()).toCompletableFuture()
-					.handle((owner, failure) -> (failure != null) ? RenewalOutcome.FAILED
-							: owner ? RenewalOutcome.RENEWED : RenewalOutcome.LOST));
-			}
-			else if (grant.lost() != null) {
-				outcomes.add(CompletableFuture.completedFuture(RenewalOutcome.LOST));
-			}
-			else {
-				outcomes
-					.add(CompletableFuture.completedFuture(connected ? RenewalOutcome.RENEWED : RenewalOutcome.FAILED));
-			}
-		}
-		return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> outcomes.stream().map(CompletableFuture::join).toList());
+		return this.renewals.renew(renewals, lease);
 	}
 
 	@Override
@@ -284,12 +330,12 @@ public final class ZooKeeperLockStore
 		}
 		return sync(key, "check the owner of").thenCompose((synced) -> {
 			if (grant != null) {
-				return stat(key, grant.path, "check the owner of").thenApply((stat) -> stat != null);
+				return stat(key, grant.path, "check the owner of").thenApply((stat) -> stat != null
+						&& stat.getEphemeralOwner() == grant.sessionId && currentSession() == grant.sessionId);
 			}
-			return children(key, "check the owner of").thenApply((children) -> {
-				String holder = LockPaths.holder(children);
-				return holder != null && holder.equals(LockPaths.grantOf(children, token));
-			});
+			return children(key, "check the owner of")
+				.thenCompose((children) -> holder(key, children, Map.of(), "check the owner of")
+					.thenApply((holder) -> holder != null && holder.isOneOf(LockPaths.grantsOf(children, token))));
 		});
 	}
 
@@ -303,19 +349,20 @@ public final class ZooKeeperLockStore
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		LockBackendException refused = refuseLease(keys.get(0), "acquire (several keys)", lease);
+		if (refused != null) {
+			return CompletableFuture.failedFuture(refused);
+		}
 		return new MultiGrant(this, keys, token).acquire();
 	}
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
-		return sync(key, "inspect").thenCompose((synced) -> children(key, "inspect")).thenCompose((children) -> {
-			String holder = LockPaths.holder(children);
-			if (holder == null) {
-				return CompletableFuture.completedFuture(new KeyState(null, null, 0));
-			}
-			return stat(key, this.paths.child(key, holder), "inspect").thenApply((stat) -> (stat != null)
-					? new KeyState(LockPaths.token(holder), null, stat.getCzxid()) : new KeyState(null, null, 0));
-		});
+		return sync(key, "inspect").thenCompose((synced) -> children(key, "inspect"))
+			.thenCompose((children) -> holder(key, children, Map.of(), "inspect"))
+			.thenApply((holder) -> (holder != null)
+					? new KeyState(LockPaths.token(holder.name()), null, holder.stat().getCzxid())
+					: new KeyState(null, null, 0));
 	}
 
 	@Override
@@ -324,16 +371,20 @@ public final class ZooKeeperLockStore
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		return sync(key, "force-release").thenCompose((synced) -> children(key, "force-release"))
-			.thenCompose((children) -> {
-				String holder = LockPaths.holder(children);
+			.thenCompose((children) -> holder(key, children, Map.of(), "force-release"))
+			.thenCompose((holder) -> {
 				if (holder == null) {
 					return CompletableFuture.completedFuture(null);
 				}
-				return delete(key, this.paths.child(key, holder), "force-release")
-					.thenApply((deleted) -> deleted ? LockPaths.token(holder) : null);
+				return delete(key, this.paths.child(key, holder.name()), "force-release")
+					.thenApply((deleted) -> deleted ? LockPaths.token(holder.name()) : null);
 			});
 	}
 
+	/**
+	 * Return the session timeout the ensemble negotiated, or, until the client first
+	 * connected, the one it asked for.
+	 */
 	@Override
 	public Duration sessionTimeout() {
 		int negotiated = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
@@ -346,6 +397,12 @@ public final class ZooKeeperLockStore
 		return (grant != null) ? grant.lost() : null;
 	}
 
+	@Override
+	public Subscription onSessionInterrupted(Runnable listener) {
+		this.interruptionListeners.add(listener);
+		return () -> this.interruptionListeners.remove(listener);
+	}
+
 	/**
 	 * Stop watching and stop following the connection; the nodes of locks still held stay
 	 * until they are released or the session ends. The client is the application's: it
@@ -356,7 +413,36 @@ public final class ZooKeeperLockStore
 		if (this.closed.compareAndSet(false, true)) {
 			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
 			this.watches.close();
+			this.interruptionListeners.clear();
 		}
+	}
+
+	/**
+	 * Return the failure of an operation whose lease is longer than
+	 * {@link #longestLease()}, or {@code null} when the lease is short enough.
+	 */
+	@Nullable LockBackendException refuseLease(String key, String what, Duration lease) {
+		String problem = leaseProblem(lease);
+		return (problem != null) ? new LockBackendException(key, what, new IllegalStateException(problem)) : null;
+	}
+
+	/**
+	 * Return why {@code lease} is too long for the session, logged at error once per
+	 * lease and session timeout, or {@code null} when it is short enough.
+	 */
+	private @Nullable String leaseProblem(Duration lease) {
+		Duration longest = longestLease();
+		if (lease.compareTo(longest) <= 0) {
+			return null;
+		}
+		String problem = "The watchdog lease (" + lease + ") is longer than a third of the ZooKeeper session timeout ("
+				+ sessionTimeout() + " as negotiated with the ensemble): a holder cut off from the ensemble could "
+				+ "still trust its lease after its session ended; lower the lease to " + longest
+				+ " or less, or raise the session timeout";
+		if (!problem.equals(this.refusedLease.getAndSet(problem))) {
+			logger.error(problem + ". Every acquisition and renewal fails until then");
+		}
+		return problem;
 	}
 
 	CuratorFramework client() {
@@ -406,12 +492,49 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Delete {@code path}; return whether it existed.
+	 * Delete {@code path}; return whether it existed. Idempotent: a delete Curator sends
+	 * again after a lost reply answers as the first did.
 	 */
 	CompletableFuture<Boolean> delete(String key, String path, String what) {
 		return this.background
-			.call(key, what, (callback) -> this.client.delete().inBackground(callback).forPath(path), Code.NONODE)
+			.call(key, what, (callback) -> this.client.delete().idempotent().inBackground(callback).forPath(path),
+					Code.NONODE)
 			.thenApply((event) -> Background.code(event) == Code.OK);
+	}
+
+	/**
+	 * Delete the children {@code names} of the node of {@code key} but {@code kept}.
+	 */
+	CompletableFuture<Void> deleteAll(String key, List<String> names, @Nullable String kept, String what) {
+		List<CompletableFuture<Boolean>> deletes = new ArrayList<>(names.size());
+		for (String name : names) {
+			if (!name.equals(kept)) {
+				deletes.add(delete(key, this.paths.child(key, name), what));
+			}
+		}
+		return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
+	}
+
+	/**
+	 * Return the child holding the lock of {@code key} among {@code children}.
+	 */
+	CompletableFuture<@Nullable Holder> holder(String key, List<String> children, Map<String, Stat> known,
+			String what) {
+		return this.holders.find(key, children, known, what);
+	}
+
+	/**
+	 * Return the ACL of the store's nodes, or {@code null} for the client's provider's.
+	 */
+	@Nullable List<ACL> acl() {
+		return this.acl;
+	}
+
+	/**
+	 * Apply the store's ACL, if any, to a create and to the parents it creates.
+	 */
+	private <T> BackgroundPathAndBytesable<T> withAcl(ACLBackgroundPathAndBytesable<T> create) {
+		return (this.acl != null) ? create.withACL(this.acl, true) : create;
 	}
 
 	/**
@@ -466,7 +589,10 @@ public final class ZooKeeperLockStore
 		}
 	}
 
-	private long currentSession() {
+	/**
+	 * Return the id of the client's current session, or 0 while it is not connected.
+	 */
+	long currentSession() {
 		try {
 			return this.client.getZookeeperClient().isConnected()
 					? this.client.getZookeeperClient().getZooKeeper().getSessionId() : 0;
@@ -477,12 +603,36 @@ public final class ZooKeeperLockStore
 	}
 
 	private void stateChanged(CuratorFramework client, ConnectionState state) {
-		if (state == ConnectionState.LOST) {
-			this.held.sessionExpired();
+		if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+			if (state == ConnectionState.LOST) {
+				this.held.sessionExpired();
+			}
+			this.held.connectionSuspended();
+			this.interruptionListeners.forEach(Runnable::run);
 		}
 		else if (state == ConnectionState.RECONNECTED) {
+			freeSuspendedGrants();
 			this.held.all().stream().filter((grant) -> grant.lost() == null).forEach(this::watch);
 			this.watches.reconnected();
+		}
+		Duration lease = this.renewals.lastLease();
+		if (state.isConnected() && lease != null) {
+			// Logged at once; operations refuse the lease from now on
+			leaseProblem(lease);
+		}
+	}
+
+	/**
+	 * Delete the nodes of the grants lost when the connection was suspended that the
+	 * session still has: nobody trusts them any more, so they would only keep the keys
+	 * from others until their holders release them.
+	 */
+	private void freeSuspendedGrants() {
+		long session = currentSession();
+		for (Grant grant : this.held.all()) {
+			if (HeldNodes.CONNECTION_SUSPENDED.equals(grant.lost()) && grant.sessionId == session) {
+				delete(grant.key, grant.path, "release");
+			}
 		}
 	}
 
