@@ -92,6 +92,32 @@ class SessionLeaseTests {
 			.withMessageContaining("the test session expired");
 	}
 
+	@Test
+	void aSessionInterruptionEndsEveryLeasesViewForGood() throws Exception {
+		LockHold first = this.client.acquire("interrupted:1", Duration.ZERO, null);
+		LockHold second = this.client.acquire("interrupted:2", Duration.ZERO, null);
+		Runnable interruption = this.store.interruption;
+		assertThat(interruption).as("the client's registration").isNotNull();
+		interruption.run();
+		assertThat(first.isValid()).isFalse();
+		assertThat(second.isValid()).isFalse();
+		// The store still renews both (it does not know of the interruption): renewals
+		// answered meanwhile must not make either valid again, over three leases
+		await().pollDelay(Duration.ofMillis(900))
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> !first.isValid() && !second.isValid());
+		assertThat(this.client.watchdogStatus().lastBatch()).isNotNull();
+		first.releaseAsync();
+		second.releaseAsync();
+	}
+
+	@Test
+	void theClientStopsFollowingTheSessionWhenClosed() {
+		assertThat(this.store.interruption).isNotNull();
+		this.client.close();
+		assertThat(this.store.interruption).isNull();
+	}
+
 	/**
 	 * The in-memory store, saying that its locks live as long as a session.
 	 */
@@ -102,6 +128,8 @@ class SessionLeaseTests {
 		volatile int acquires;
 
 		volatile boolean sessionExpired;
+
+		volatile @Nullable Runnable interruption;
 
 		SessionStore() {
 			this(new ControllableInMemoryLockStore());
@@ -135,6 +163,12 @@ class SessionLeaseTests {
 		@Override
 		public @Nullable String lossReason(String key, String token) {
 			return this.sessionExpired ? "the test session expired" : null;
+		}
+
+		@Override
+		public Subscription onSessionInterrupted(Runnable listener) {
+			this.interruption = listener;
+			return () -> this.interruption = null;
 		}
 
 	}

@@ -21,10 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -42,13 +40,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
 import org.apache.curator.framework.api.BackgroundPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
@@ -125,11 +118,7 @@ public final class ZooKeeperLockStore
 
 	private final KeyWatches watches;
 
-	private final Watcher grantWatcher = this::grantEvent;
-
-	private final ConnectionStateListener connectionListener = this::stateChanged;
-
-	private final Set<Runnable> interruptionListeners = new CopyOnWriteArraySet<>();
+	private final SessionFollower sessions = new SessionFollower(this);
 
 	/** The last lease refused as too long for the session, so that it is logged once. */
 	private final AtomicReference<@Nullable String> refusedLease = new AtomicReference<>();
@@ -182,7 +171,7 @@ public final class ZooKeeperLockStore
 		this.acl = (acl != null) ? List.copyOf(acl) : null;
 		this.background = new Background(Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs()));
 		this.watches = new KeyWatches(client, this.paths);
-		client.getConnectionStateListenable().addListener(this.connectionListener);
+		client.getConnectionStateListenable().addListener(this.sessions);
 	}
 
 	@Override
@@ -270,7 +259,7 @@ public final class ZooKeeperLockStore
 	private long granted(String key, String token, String name, Stat stat) {
 		Grant grant = new Grant(key, token, this.paths.child(key, name), stat.getCzxid(), stat.getEphemeralOwner());
 		this.held.add(grant);
-		watch(grant);
+		this.sessions.watch(grant);
 		return grant.fencingToken;
 	}
 
@@ -399,8 +388,7 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public Subscription onSessionInterrupted(Runnable listener) {
-		this.interruptionListeners.add(listener);
-		return () -> this.interruptionListeners.remove(listener);
+		return this.sessions.onInterrupted(listener);
 	}
 
 	/**
@@ -411,9 +399,9 @@ public final class ZooKeeperLockStore
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
-			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+			this.client.getConnectionStateListenable().removeListener(this.sessions);
 			this.watches.close();
-			this.interruptionListeners.clear();
+			this.sessions.close();
 		}
 	}
 
@@ -430,7 +418,7 @@ public final class ZooKeeperLockStore
 	 * Return why {@code lease} is too long for the session, logged at error once per
 	 * lease and session timeout, or {@code null} when it is short enough.
 	 */
-	private @Nullable String leaseProblem(Duration lease) {
+	@Nullable String leaseProblem(Duration lease) {
 		Duration longest = longestLease();
 		if (lease.compareTo(longest) <= 0) {
 			return null;
@@ -467,7 +455,7 @@ public final class ZooKeeperLockStore
 	long granted(String key, String token, String path, long fencingToken, long sessionId) {
 		Grant grant = new Grant(key, token, path, fencingToken, sessionId);
 		this.held.add(grant);
-		watch(grant);
+		this.sessions.watch(grant);
 		return fencingToken;
 	}
 
@@ -547,93 +535,18 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Watch the node of a grant: its deletion while held means the lock was lost.
-	 */
-	private void watch(Grant grant) {
-		try {
-			this.client.checkExists().usingWatcher(this.grantWatcher).inBackground((client, event) -> {
-				if (Background.code(event) == Code.NONODE) {
-					gone(grant);
-				}
-			}).forPath(grant.path);
-		}
-		catch (Exception ex) {
-			logger.debug("Could not watch " + grant.path + "; the next reconnect sets the watch again", ex);
-		}
-	}
-
-	private void grantEvent(WatchedEvent event) {
-		Grant grant = (event.getType() == EventType.NodeDeleted && event.getPath() != null)
-				? this.held.at(event.getPath()) : null;
-		if (grant != null) {
-			gone(grant);
-		}
-	}
-
-	/**
-	 * Record that the node of {@code grant} is gone, once a round trip through the
-	 * client's session tells why: with its session when that session has ended by then
-	 * (the deletion may come just before the expiry reaches the client), else deleted by
-	 * someone.
-	 */
-	private void gone(Grant grant) {
-		try {
-			this.client.sync()
-				.inBackground((client,
-						event) -> grant.lose((Background.code(event) == Code.OK && currentSession() == grant.sessionId)
-								? HeldNodes.NODE_DELETED : HeldNodes.SESSION_EXPIRED))
-				.forPath(this.paths.basePath());
-		}
-		catch (Exception ex) {
-			grant.lose(HeldNodes.NODE_DELETED);
-		}
-	}
-
-	/**
 	 * Return the id of the client's current session, or 0 while it is not connected.
 	 */
 	long currentSession() {
-		try {
-			return this.client.getZookeeperClient().isConnected()
-					? this.client.getZookeeperClient().getZooKeeper().getSessionId() : 0;
-		}
-		catch (Exception ex) {
-			return 0;
-		}
+		return this.sessions.currentSession();
 	}
 
-	private void stateChanged(CuratorFramework client, ConnectionState state) {
-		if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-			if (state == ConnectionState.LOST) {
-				this.held.sessionExpired();
-			}
-			this.held.connectionSuspended();
-			this.interruptionListeners.forEach(Runnable::run);
-		}
-		else if (state == ConnectionState.RECONNECTED) {
-			freeSuspendedGrants();
-			this.held.all().stream().filter((grant) -> grant.lost() == null).forEach(this::watch);
-			this.watches.reconnected();
-		}
-		Duration lease = this.renewals.lastLease();
-		if (state.isConnected() && lease != null) {
-			// Logged at once; operations refuse the lease from now on
-			leaseProblem(lease);
-		}
+	KeyWatches watches() {
+		return this.watches;
 	}
 
-	/**
-	 * Delete the nodes of the grants lost when the connection was suspended that the
-	 * session still has: nobody trusts them any more, so they would only keep the keys
-	 * from others until their holders release them.
-	 */
-	private void freeSuspendedGrants() {
-		long session = currentSession();
-		for (Grant grant : this.held.all()) {
-			if (HeldNodes.CONNECTION_SUSPENDED.equals(grant.lost()) && grant.sessionId == session) {
-				delete(grant.key, grant.path, "release");
-			}
-		}
+	Renewals renewals() {
+		return this.renewals;
 	}
 
 }
