@@ -16,9 +16,9 @@
 
 package dev.distlock.zookeeper;
 
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.LockStore.Subscription;
 import dev.distlock.zookeeper.HeldNodes.Grant;
@@ -54,6 +54,8 @@ final class SessionFollower implements ConnectionStateListener {
 
 	private final Set<Runnable> interruptionListeners = new CopyOnWriteArraySet<>();
 
+	private final AtomicLong interruptions = new AtomicLong();
+
 	SessionFollower(ZooKeeperLockStore store) {
 		this.store = store;
 	}
@@ -64,6 +66,13 @@ final class SessionFollower implements ConnectionStateListener {
 	Subscription onInterrupted(Runnable listener) {
 		this.interruptionListeners.add(listener);
 		return () -> this.interruptionListeners.remove(listener);
+	}
+
+	/**
+	 * Return how many times the connection was suspended or the session lost so far.
+	 */
+	long interruptions() {
+		return this.interruptions.get();
 	}
 
 	void close() {
@@ -130,6 +139,7 @@ final class SessionFollower implements ConnectionStateListener {
 	@Override
 	public void stateChanged(CuratorFramework client, ConnectionState state) {
 		if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+			this.interruptions.incrementAndGet();
 			if (state == ConnectionState.LOST) {
 				this.store.held().sessionExpired();
 			}
@@ -141,10 +151,8 @@ final class SessionFollower implements ConnectionStateListener {
 			this.store.held().all().stream().filter((grant) -> grant.lost() == null).forEach(this::watch);
 			this.store.watches().reconnected();
 		}
-		Duration lease = this.store.renewals().lastLease();
-		if (state.isConnected() && lease != null) {
-			// Logged at once; operations refuse the lease from now on
-			this.store.leaseProblem(lease);
+		if (state.isConnected()) {
+			this.store.sessionNegotiated(this.store.sessionTimeout());
 		}
 	}
 

@@ -64,8 +64,8 @@ import org.springframework.util.Assert;
  * (Curator sends a create again after a lost reply): the lowest is kept, the others are
  * deleted, and a create answered after its attempt gave up is undone. While a local
  * caller waits for a key, an attempt lists first and creates only when the key is free. A
- * release deletes the grant's own node, idempotently, so it can never remove a later
- * holder's, and a release sent again after a lost reply is not a loss.</li>
+ * release deletes the grant's own node, so it can never remove a later holder's; a
+ * release Curator sent again after a lost reply is not a loss.</li>
  * <li>Key nodes and the base path are container nodes: the server removes them once they
  * are empty.</li>
  * <li>Every node is created with the store's ACL when one is given (for example
@@ -77,8 +77,9 @@ import org.springframework.util.Assert;
  * renewed only for grants of the current session whose nodes a round trip through the
  * leader confirmed ({@link Renewals}); once the connection is suspended every grant is
  * lost, and the client ends every lease's view at once. A lease longer than a third of
- * the negotiated session ({@link #longestLease()}) is refused. A fixed lease cannot be
- * kept: the client refuses it.</li>
+ * the negotiated session ({@link #longestLease()}) is refused once a session was
+ * negotiated shorter than the first (the auto-configuration checked the first). A fixed
+ * lease cannot be kept: the client refuses it.</li>
  * <li>A minimum hold time ({@link #expireAfter}) defers the delete on a JDK timer; the
  * lock ends earlier if the process dies, with its session.</li>
  * <li>Waiters are woken by watches on the key's node ({@link KeyWatches}), persistent
@@ -122,6 +123,15 @@ public final class ZooKeeperLockStore
 
 	/** The last lease refused as too long for the session, so that it is logged once. */
 	private final AtomicReference<@Nullable String> refusedLease = new AtomicReference<>();
+
+	/**
+	 * The session timeout negotiated when the store first saw its client connected: what
+	 * the startup check compared the lease with.
+	 */
+	private volatile @Nullable Duration firstSession;
+
+	/** Whether a later session was negotiated shorter than the first. */
+	private volatile boolean sessionShrank;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -171,6 +181,9 @@ public final class ZooKeeperLockStore
 		this.acl = (acl != null) ? List.copyOf(acl) : null;
 		this.background = new Background(Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs()));
 		this.watches = new KeyWatches(client, this.paths);
+		if (client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() > 0) {
+			sessionNegotiated(sessionTimeout());
+		}
 		client.getConnectionStateListenable().addListener(this.sessions);
 	}
 
@@ -406,11 +419,35 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
+	 * Record the session timeout negotiated at a (re)connect. The first one is what the
+	 * startup check read; a later, shorter one makes the store check every lease again.
+	 */
+	void sessionNegotiated(Duration negotiated) {
+		Duration first = this.firstSession;
+		if (first == null) {
+			this.firstSession = negotiated;
+		}
+		else if (negotiated.compareTo(first) < 0) {
+			this.sessionShrank = true;
+			Duration lease = this.renewals.lastLease();
+			if (lease != null) {
+				// Logged at once, not at the next renewal
+				leaseProblem(lease);
+			}
+		}
+	}
+
+	/**
 	 * Return the failure of an operation whose lease is longer than
-	 * {@link #longestLease()}, or {@code null} when the lease is short enough.
+	 * {@link #longestLease()} once the ensemble negotiated a shorter session than the
+	 * first, or {@code null}. The lease was checked against the first session at startup
+	 * (by the auto-configuration); a session negotiated shorter afterwards, for example
+	 * after a server's configuration changed, makes every acquisition and renewal with
+	 * too long a lease fail, so that holds end with their lease rather than outlive their
+	 * session.
 	 */
 	@Nullable LockBackendException refuseLease(String key, String what, Duration lease) {
-		String problem = leaseProblem(lease);
+		String problem = this.sessionShrank ? leaseProblem(lease) : null;
 		return (problem != null) ? new LockBackendException(key, what, new IllegalStateException(problem)) : null;
 	}
 
@@ -418,7 +455,7 @@ public final class ZooKeeperLockStore
 	 * Return why {@code lease} is too long for the session, logged at error once per
 	 * lease and session timeout, or {@code null} when it is short enough.
 	 */
-	@Nullable String leaseProblem(Duration lease) {
+	private @Nullable String leaseProblem(Duration lease) {
 		Duration longest = longestLease();
 		if (lease.compareTo(longest) <= 0) {
 			return null;
@@ -480,14 +517,17 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Delete {@code path}; return whether it existed. Idempotent: a delete Curator sends
-	 * again after a lost reply answers as the first did.
+	 * Delete {@code path}; return whether it existed. A delete Curator sent again after
+	 * the connection dropped may find its first copy applied: a missing node then counts
+	 * as deleted when the connection was interrupted while the delete was on its way, so
+	 * that a release whose reply was lost is not reported as a loss. (Curator's own
+	 * {@code idempotent()} also hides a node someone else deleted.)
 	 */
 	CompletableFuture<Boolean> delete(String key, String path, String what) {
+		long interruptions = this.sessions.interruptions();
 		return this.background
-			.call(key, what, (callback) -> this.client.delete().idempotent().inBackground(callback).forPath(path),
-					Code.NONODE)
-			.thenApply((event) -> Background.code(event) == Code.OK);
+			.call(key, what, (callback) -> this.client.delete().inBackground(callback).forPath(path), Code.NONODE)
+			.thenApply((event) -> Background.code(event) == Code.OK || this.sessions.interruptions() != interruptions);
 	}
 
 	/**

@@ -151,29 +151,36 @@ class ZooKeeperNodeTests {
 	}
 
 	@Test
-	void aLeaseLongerThanAThirdOfTheSessionIsRefused() throws Exception {
+	void aLeaseLongerThanAThirdOfASessionNegotiatedShorterLaterIsRefused() throws Exception {
 		ZooKeeperLockStore store = new ZooKeeperLockStore(newClient(null), SESSION);
 		Duration session = store.sessionTimeout();
 		assertThat(store.longestLease()).isEqualTo(session.dividedBy(3));
+		Duration lease = session.dividedBy(3).plusMillis(1);
+		// The first session is what the startup check read: its lease is not checked
+		// again
+		assertThat(join(store.tryAcquire("order:13", "t1", lease)).acquired()).isTrue();
+		// As on a reconnect after the ensemble's maximum session was lowered
+		store.sessionNegotiated(session.minusSeconds(1));
 		assertThatExceptionOfType(LockBackendException.class)
-			.isThrownBy(() -> join(store.tryAcquire("order:13", "t1", session.dividedBy(2))))
+			.isThrownBy(() -> join(store.tryAcquire("order:14", "t2", lease)))
 			.withMessageContaining("longer than a third of the ZooKeeper session timeout");
-		assertThat(join(store.tryAcquire("order:13", "t1", store.longestLease())).acquired()).isTrue();
-		assertThat(join(store.renew(List.of(new Renewal("order:13", "t1")), session.dividedBy(2))))
+		assertThat(join(store.renew(List.of(new Renewal("order:13", "t1")), lease)))
 			.containsExactly(RenewalOutcome.FAILED);
+		assertThat(join(store.renew(List.of(new Renewal("order:13", "t1")), store.longestLease())))
+			.containsExactly(RenewalOutcome.RENEWED);
 	}
 
 	@Test
 	void anAuthenticatedClientsNodesAreNotWritableByAnotherIdentity() throws Exception {
 		CuratorFramework alice = newClient("alice:secret");
 		ZooKeeperLockStore store = new ZooKeeperLockStore(alice, "/secured", SESSION, ZooDefs.Ids.CREATOR_ALL_ACL);
-		assertThat(join(store.tryAcquire("order:14", "t1", LEASE)).acquired()).isTrue();
-		String node = "/secured/order:14/" + alice.getChildren().forPath("/secured/order:14").get(0);
+		assertThat(join(store.tryAcquire("order:16", "t1", LEASE)).acquired()).isTrue();
+		String node = "/secured/order:16/" + alice.getChildren().forPath("/secured/order:16").get(0);
 		CuratorFramework mallory = newClient("mallory:other");
 		assertThatExceptionOfType(KeeperException.NoAuthException.class)
 			.isThrownBy(() -> mallory.delete().forPath(node));
 		assertThatExceptionOfType(KeeperException.NoAuthException.class)
-			.isThrownBy(() -> mallory.create().forPath("/secured/order:14/x-0000000000"));
+			.isThrownBy(() -> mallory.create().forPath("/secured/order:16/x-0000000000"));
 		assertThat(alice.getACL().forPath("/secured")).isEqualTo(alice.getACL().forPath(node))
 			.allSatisfy((acl) -> assertThat(acl.getId().getScheme()).isEqualTo("digest"));
 		ZooKeeperLockStore intruder = new ZooKeeperLockStore(mallory, "/secured", SESSION, ZooDefs.Ids.CREATOR_ALL_ACL);
