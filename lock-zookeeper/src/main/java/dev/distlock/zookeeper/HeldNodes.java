@@ -70,7 +70,7 @@ final class HeldNodes {
 	 * Record that the session expired: every grant made so far is lost.
 	 */
 	void sessionExpired() {
-		this.grants.values().forEach((grant) -> grant.lose(SESSION_EXPIRED));
+		this.grants.values().forEach(Grant::sessionExpired);
 	}
 
 	/**
@@ -118,6 +118,17 @@ final class HeldNodes {
 		void lose(String reason) {
 			if (this.lost == null) {
 				this.lost = reason;
+			}
+		}
+
+		/**
+		 * Record that the grant's session expired: a more precise reason than the
+		 * suspended connection that may have been recorded before.
+		 */
+		void sessionExpired() {
+			String known = this.lost;
+			if (known == null || CONNECTION_SUSPENDED.equals(known)) {
+				this.lost = SESSION_EXPIRED;
 			}
 		}
 

@@ -64,6 +64,9 @@ final class Renewals {
 	}
 
 	CompletableFuture<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+		if (renewals.isEmpty()) {
+			return CompletableFuture.completedFuture(List.of());
+		}
 		this.lastLease = lease;
 		boolean refused = this.store.refuseLease(renewals.get(0).key(), RENEW, lease) != null;
 		long session = this.store.currentSession();
@@ -80,8 +83,8 @@ final class Renewals {
 									: owner ? RenewalOutcome.RENEWED : RenewalOutcome.LOST));
 				continue;
 			}
-			if (grant.lost() == null && session != 0 && grant.sessionId != session) {
-				grant.lose(HeldNodes.SESSION_EXPIRED);
+			if (session != 0 && grant.sessionId != session) {
+				grant.sessionExpired();
 			}
 			if (grant.lost() != null) {
 				outcomes.add(CompletableFuture.completedFuture(RenewalOutcome.LOST));
@@ -145,8 +148,12 @@ final class Renewals {
 		if (stat != null && stat.getEphemeralOwner() == grant.sessionId) {
 			return confirmed(grant);
 		}
-		grant.lose(
-				(this.store.currentSession() == grant.sessionId) ? HeldNodes.NODE_DELETED : HeldNodes.SESSION_EXPIRED);
+		if (this.store.currentSession() == grant.sessionId) {
+			grant.lose(HeldNodes.NODE_DELETED);
+		}
+		else {
+			grant.sessionExpired();
+		}
 		return RenewalOutcome.LOST;
 	}
 

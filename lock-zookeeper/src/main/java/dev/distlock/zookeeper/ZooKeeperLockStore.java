@@ -248,16 +248,24 @@ public final class ZooKeeperLockStore
 							return deleteAll(key, own, holder.name(), "acquire")
 								.thenApply((deleted) -> Attempt.granted(fencingToken));
 						}
-						return deleteAll(key, own.contains(name) ? own : List.of(name), null, "acquire")
-							.thenApply((deleted) -> busy());
+						// Refused at once; the nodes go in the background (a later
+						// attempt
+						// of the same token would take them as its own meanwhile)
+						deleteAll(key, own.contains(name) ? own : List.of(name), null, "acquire")
+							.whenComplete((deleted, failure) -> {
+								if (failure != null) {
+									undoLateGrant(key, token);
+								}
+							});
+						return CompletableFuture.completedFuture(busy());
 					});
 				});
 			});
 	}
 
 	/**
-	 * Undo a create answered after its attempt gave up, unless the lock was granted
-	 * meanwhile: delete every node of the token.
+	 * Undo a create answered after its attempt gave up, or whose refusal could not delete
+	 * it, unless the lock was granted meanwhile: delete every node of the token.
 	 */
 	private void undoLateGrant(String key, String token) {
 		if (this.held.get(key, token) == null) {

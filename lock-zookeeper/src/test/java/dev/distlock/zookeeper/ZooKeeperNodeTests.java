@@ -43,6 +43,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The nodes of {@link ZooKeeperLockStore} on a real server (Curator's
@@ -131,8 +132,10 @@ class ZooKeeperNodeTests {
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.forPath(paths.grantPrefix("order:10", "t2"), "t2".getBytes(StandardCharsets.UTF_8));
 		assertThat(join(store.tryAcquire("order:10", "t2", LEASE)).acquired()).isFalse();
-		assertThat(client.getChildren().forPath(paths.keyPath("order:10"))).hasSize(1)
-			.allSatisfy((name) -> assertThat(LockPaths.token(name)).isEqualTo("h"));
+		// Deleted in the background, after the refusal
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(client.getChildren().forPath(paths.keyPath("order:10"))).singleElement()
+				.satisfies((name) -> assertThat(LockPaths.token(name)).isEqualTo("h")));
 	}
 
 	@Test
