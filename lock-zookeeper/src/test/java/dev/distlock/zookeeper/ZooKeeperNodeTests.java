@@ -19,6 +19,7 @@ package dev.distlock.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -28,6 +29,7 @@ import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.testing.TcpProxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -122,6 +124,33 @@ class ZooKeeperNodeTests {
 	}
 
 	@Test
+	void aCreateWhoseReplyIsLostWhenTheLinkDropsLeavesNoSecondNode() throws Exception {
+		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort())) {
+			CuratorFramework client = newClient(proxy.address(), null);
+			ZooKeeperLockStore store = new ZooKeeperLockStore(client, SESSION);
+			LockPaths paths = new LockPaths(ZooKeeperLockStore.DEFAULT_BASE_PATH);
+			CuratorFramework observer = newClient(null);
+			// The key's node exists, so that the create needs no answer before it is
+			// applied
+			observer.create().creatingParentsIfNeeded().forPath(paths.keyPath("order:17"));
+			// The create reaches the server, its reply is held, and the link drops:
+			// Curator
+			// sends the create again on the next link
+			proxy.delayToClients(Duration.ofSeconds(30));
+			CompletableFuture<Attempt> attempt = store.tryAcquire("order:17", "t1", LEASE).toCompletableFuture();
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> !observer.getChildren().forPath(paths.keyPath("order:17")).isEmpty());
+			proxy.cut();
+			proxy.delayToClients(Duration.ZERO);
+			assertThat(attempt.get(20, TimeUnit.SECONDS).acquired()).isTrue();
+			assertThat(observer.getChildren().forPath(paths.keyPath("order:17"))).singleElement()
+				.satisfies((name) -> assertThat(LockPaths.token(name)).isEqualTo("t1"));
+			assertThat(join(store.release("order:17", "t1"))).isTrue();
+			assertThat(observer.getChildren().forPath(paths.keyPath("order:17"))).isEmpty();
+		}
+	}
+
+	@Test
 	void aRefusedAttemptDeletesEveryNodeOfItsToken() throws Exception {
 		CuratorFramework client = newClient(null);
 		ZooKeeperLockStore holder = new ZooKeeperLockStore(newClient(null), SESSION);
@@ -193,8 +222,12 @@ class ZooKeeperNodeTests {
 	}
 
 	private CuratorFramework newClient(@Nullable String digest) throws InterruptedException {
+		return newClient(server.getConnectString(), digest);
+	}
+
+	private CuratorFramework newClient(String connectString, @Nullable String digest) throws InterruptedException {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(server.getConnectString())
+			.connectString(connectString)
 			.sessionTimeoutMs((int) SESSION.toMillis())
 			.connectionTimeoutMs(5000)
 			.retryPolicy(new RetryNTimes(3, 100));

@@ -134,6 +134,14 @@ public final class TcpProxy implements AutoCloseable {
 		this.frozen = false;
 	}
 
+	/**
+	 * Close every link open now, dropping what is queued on them, as a crashed switch
+	 * would; new connections are still accepted.
+	 */
+	public void cut() {
+		this.links.forEach(Link::close);
+	}
+
 	@Override
 	public void close() {
 		this.closed = true;
