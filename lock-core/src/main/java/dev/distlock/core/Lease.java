@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +61,9 @@ final class Lease {
 
 	/** Whether the view was ended for good: no renewal extends it again. */
 	private boolean viewEnded;
+
+	/** Why the view was ended for good, asked when the reason is read, if known. */
+	private volatile @Nullable Supplier<@Nullable String> viewEndReason;
 
 	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
@@ -162,9 +166,12 @@ final class Lease {
 	 * one sent before, never makes it valid again. Used when the store's session is
 	 * interrupted ({@link SessionLeaseExtension#onSessionInterrupted}).
 	 * @param nowNanos the current time ({@link System#nanoTime()})
+	 * @param reason tells why, when asked (the store's reason, known best later), or
+	 * answers {@code null} for the generic one
 	 */
-	synchronized void endView(long nowNanos) {
+	synchronized void endView(long nowNanos, Supplier<@Nullable String> reason) {
 		this.viewEnded = true;
+		this.viewEndReason = reason;
 		this.validUntilNanos = Math.min(this.validUntilNanos, nowNanos);
 	}
 
@@ -232,7 +239,9 @@ final class Lease {
 	@Nullable String lossReason() {
 		Loss recorded = this.loss.get();
 		if (recorded == null && System.nanoTime() - this.validUntilNanos >= 0) {
-			return EXPIRED;
+			Supplier<@Nullable String> reason = this.viewEndReason;
+			String known = (reason != null) ? reason.get() : null;
+			return (known != null) ? known : EXPIRED;
 		}
 		return (recorded != null) ? recorded.reason() : null;
 	}

@@ -137,18 +137,19 @@ final class LockEngine {
 				settings.renewalBatchSize(), this.timer, this.listenerEvents.renewals(listener), this::lost,
 				settings.maxHold());
 		SessionLeaseExtension sessions = this.extensions.sessionLeases();
-		this.sessionInterruptions = (sessions != null) ? sessions.onSessionInterrupted(this::sessionInterrupted)
-				: () -> {
+		this.sessionInterruptions = (sessions != null)
+				? sessions.onSessionInterrupted(() -> sessionInterrupted(sessions)) : () -> {
 				};
 	}
 
 	/**
 	 * The store can no longer confirm its session: end the local view of every lease at
-	 * once, for good; the watchdog's next round learns from the store that each was lost.
+	 * once, for good, with the store's reason; the watchdog's next round learns from the
+	 * store that each was lost.
 	 */
-	private void sessionInterrupted() {
+	private void sessionInterrupted(SessionLeaseExtension sessions) {
 		long now = System.nanoTime();
-		this.held.forEach((lease) -> lease.endView(now));
+		this.held.forEach((lease) -> lease.endView(now, () -> sessions.lossReason(lease.key(), lease.token)));
 	}
 
 	// Tokens, entries and waiting counts

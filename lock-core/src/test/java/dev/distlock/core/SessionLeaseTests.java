@@ -98,6 +98,7 @@ class SessionLeaseTests {
 		LockHold second = this.client.acquire("interrupted:2", Duration.ZERO, null);
 		Runnable interruption = this.store.interruption;
 		assertThat(interruption).as("the client's registration").isNotNull();
+		this.store.sessionExpired = true;
 		interruption.run();
 		assertThat(first.isValid()).isFalse();
 		assertThat(second.isValid()).isFalse();
@@ -107,8 +108,12 @@ class SessionLeaseTests {
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> !first.isValid() && !second.isValid());
 		assertThat(this.client.watchdogStatus().lastBatch()).isNotNull();
-		first.releaseAsync();
-		second.releaseAsync();
+		// The session ended: its locks are gone, and the holders are told why
+		this.store.expire("interrupted:1");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(first::release)
+			.withMessageContaining("the test session expired");
+		this.store.sessionExpired = false;
+		second.release();
 	}
 
 	@Test
