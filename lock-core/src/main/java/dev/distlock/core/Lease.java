@@ -65,6 +65,9 @@ final class Lease {
 	/** Why the view was ended for good, asked when the reason is read, if known. */
 	private volatile @Nullable Supplier<@Nullable String> viewEndReason;
 
+	/** The last reason {@link #viewEndReason} gave, kept once the store forgot it. */
+	private volatile @Nullable String lastViewEndReason;
+
 	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
 	private final AtomicBoolean ended = new AtomicBoolean();
@@ -241,7 +244,12 @@ final class Lease {
 		if (recorded == null && System.nanoTime() - this.validUntilNanos >= 0) {
 			Supplier<@Nullable String> reason = this.viewEndReason;
 			String known = (reason != null) ? reason.get() : null;
-			return (known != null) ? known : EXPIRED;
+			if (known != null) {
+				this.lastViewEndReason = known;
+				return known;
+			}
+			String last = this.lastViewEndReason;
+			return (last != null) ? last : EXPIRED;
 		}
 		return (recorded != null) ? recorded.reason() : null;
 	}
