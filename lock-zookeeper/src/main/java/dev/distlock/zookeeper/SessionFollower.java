@@ -38,8 +38,9 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * client is told at once ({@link #onInterrupted}), so that it ends every lease's view;
  * after a reconnect in the same session, the nodes of those grants are deleted, since
  * nobody trusts them any more. A watch on each grant's node tells when it is deleted
- * while held. At each (re)connect the last renewed lease is checked against the session
- * negotiated then, and an error is logged when it is longer than a third of it.
+ * while held. At each (re)connect it gives the store the session negotiated then
+ * ({@link ZooKeeperLockStore#sessionNegotiated}), which checks the lease again when that
+ * session is shorter than the first.
  *
  * @author distlock
  * @since 0.1.0
