@@ -46,6 +46,7 @@ import dev.distlock.faults.Resource.Kind;
 import dev.distlock.faults.Worker.GrantAction;
 import dev.distlock.faults.Worker.Hooks;
 import dev.distlock.faults.Worker.Plan;
+import dev.distlock.testing.TcpProxy;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.RedisServerHandle;

@@ -43,7 +43,7 @@ import dev.distlock.core.LockHold;
 import dev.distlock.jdbc.JdbcLockSchema;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.jdbc.JdbcLockStoreSettings;
-import dev.distlock.testing.redis.RedisEndpoint;
+import dev.distlock.testing.TcpProxy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -89,7 +89,7 @@ class JdbcFrozenLinkTests {
 			throws Exception {
 		database.assumeAvailable();
 		String application = "distlock-frozen-" + UUID.randomUUID().toString().substring(0, 8);
-		try (TcpProxy proxy = TcpProxy.start(new RedisEndpoint("127.0.0.1", database.port));
+		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", database.port);
 				HikariDataSource direct = database.pool(database.url(database.port));
 				HikariDataSource proxied = database.pool(database.url(proxy.endpoint().port()))) {
 			JdbcLockSchema.initialize(direct, TABLE);

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +62,15 @@ final class Lease {
 	private final long leaseNanos;
 
 	private volatile long validUntilNanos;
+
+	/** Whether the view was ended for good: no renewal extends it again. */
+	private boolean viewEnded;
+
+	/** Why the view was ended for good, asked when the reason is read, if known. */
+	private volatile @Nullable Supplier<@Nullable String> viewEndReason;
+
+	/** The last reason {@link #viewEndReason} gave, kept once the store forgot it. */
+	private volatile @Nullable String lastViewEndReason;
 
 	private final AtomicReference<@Nullable Loss> loss = new AtomicReference<>();
 
@@ -149,6 +159,9 @@ final class Lease {
 	 * @param requestedAtNanos when the renewal request was sent
 	 */
 	synchronized void renewed(long requestedAtNanos) {
+		if (this.viewEnded) {
+			return;
+		}
 		long until = validUntil(requestedAtNanos);
 		if (until - this.validUntilNanos > 0) {
 			this.validUntilNanos = until;
@@ -164,6 +177,20 @@ final class Lease {
 	 */
 	void endsBy(long endNanos) {
 		this.validUntilNanos = Math.min(this.validUntilNanos, endNanos);
+	}
+
+	/**
+	 * End the local view of the lease now, for good: a renewal answered afterwards, even
+	 * one sent before, never makes it valid again. Used when the store's session is
+	 * interrupted ({@link SessionLeaseExtension#onSessionInterrupted}).
+	 * @param nowNanos the current time ({@link System#nanoTime()})
+	 * @param reason tells why, when asked (the store's reason, known best later), or
+	 * answers {@code null} for the generic one
+	 */
+	synchronized void endView(long nowNanos, Supplier<@Nullable String> reason) {
+		this.viewEnded = true;
+		this.viewEndReason = reason;
+		this.validUntilNanos = Math.min(this.validUntilNanos, nowNanos);
 	}
 
 	/**
@@ -252,7 +279,14 @@ final class Lease {
 	@Nullable String lossReason() {
 		Loss recorded = this.loss.get();
 		if (recorded == null && System.nanoTime() - this.validUntilNanos >= 0) {
-			return EXPIRED;
+			Supplier<@Nullable String> reason = this.viewEndReason;
+			String known = (reason != null) ? reason.get() : null;
+			if (known != null) {
+				this.lastViewEndReason = known;
+				return known;
+			}
+			String last = this.lastViewEndReason;
+			return (last != null) ? last : EXPIRED;
 		}
 		return (recorded != null) ? recorded.reason() : null;
 	}

@@ -115,6 +115,9 @@ final class LockEngine {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/** The engine's registration for interruptions of the store's session, if any. */
+	private final LockStore.Subscription sessionInterruptions;
+
 	LockEngine(LockStore store, LockClientSettings settings, LockClientListener listener) {
 		this.clientId = UUID.randomUUID().toString();
 		String name = "distlock-" + this.clientId.substring(0, 8);
@@ -133,6 +136,20 @@ final class LockEngine {
 		this.watchdog = new LeaseWatchdog(store, settings.watchdogLease(), settings.renewalInterval(),
 				settings.renewalBatchSize(), this.timer, this.listenerEvents.renewals(listener), this::lost,
 				settings.maxHold());
+		SessionLeaseExtension sessions = this.extensions.sessionLeases();
+		this.sessionInterruptions = (sessions != null)
+				? sessions.onSessionInterrupted(() -> sessionInterrupted(sessions)) : () -> {
+				};
+	}
+
+	/**
+	 * The store can no longer confirm its session: end the local view of every lease at
+	 * once, for good, with the store's reason; the watchdog's next round learns from the
+	 * store that each was lost.
+	 */
+	private void sessionInterrupted(SessionLeaseExtension sessions) {
+		long now = System.nanoTime();
+		this.held.forEach((lease) -> lease.endView(now, () -> sessions.lossReason(lease.key(), lease.token)));
 	}
 
 	// Tokens, entries and waiting counts
@@ -540,6 +557,7 @@ final class LockEngine {
 			return false;
 		}
 		this.watchdog.close();
+		this.sessionInterruptions.close();
 		this.active.forEach((acquisition) -> acquisition.stop(closedException()));
 		this.releases.close();
 		return true;

@@ -29,9 +29,12 @@ import org.jspecify.annotations.Nullable;
  * {@code leaseTime} throws {@link UnsupportedOperationException} naming the store, and
  * the auto-configuration refuses a locked method with a fixed {@code leaseTime} at
  * startup. Locks without a fixed lease are kept by the watchdog as on every store: the
- * store answers its renewals from what it knows of its session, and a watchdog lease
- * longer than {@link #sessionTimeout()} is refused, since the session may end before a
- * lease the holder believes in.
+ * store answers a renewal as renewed only once a round trip to the backend confirmed that
+ * the lock's session still lives, and the auto-configuration refuses a watchdog lease
+ * longer than {@link #longestLease()}, since the session may end before a lease the
+ * holder believes in. When the store can no longer confirm its session (the connection is
+ * suspended) it tells the client ({@link #onSessionInterrupted}), which ends the local
+ * view of every lease on the store at once.
  * <p>
  * Unlike the other extensions, this one adds no behaviour: it describes a limit, so that
  * the refusal is decided in one place, from a type, rather than by each caller.
@@ -67,6 +70,30 @@ public interface SessionLeaseExtension extends LockStoreExtension {
 	 */
 	default @Nullable LossReason lossKind(String key, String token) {
 		return null;
+	}
+
+	/**
+	 * Return the longest watchdog lease the store keeps safely: a third of
+	 * {@link #sessionTimeout()}, so that a holder cut off from the backend stops trusting
+	 * its lease well before its session can end.
+	 * @return the longest safe watchdog lease
+	 */
+	default Duration longestLease() {
+		return sessionTimeout().dividedBy(3);
+	}
+
+	/**
+	 * Run {@code listener} each time the store can no longer confirm the session its
+	 * locks live in (for ZooKeeper: the connection to the ensemble is suspended). The
+	 * client then ends the local view of every lease on this store at once, for good, and
+	 * the store answers the next renewal of each of those locks as lost. The listener
+	 * does no blocking I/O. By default it never runs.
+	 * @param listener what to run, on a thread of the store's
+	 * @return the registration, closed to stop calling the listener
+	 */
+	default LockStore.Subscription onSessionInterrupted(Runnable listener) {
+		return () -> {
+		};
 	}
 
 }

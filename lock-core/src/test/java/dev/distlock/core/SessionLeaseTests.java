@@ -95,6 +95,37 @@ class SessionLeaseTests {
 			.withMessageContaining("the test session expired");
 	}
 
+	@Test
+	void aSessionInterruptionEndsEveryLeasesViewForGood() throws Exception {
+		LockHold first = this.client.acquire("interrupted:1", Duration.ZERO, null);
+		LockHold second = this.client.acquire("interrupted:2", Duration.ZERO, null);
+		Runnable interruption = this.store.interruption;
+		assertThat(interruption).as("the client's registration").isNotNull();
+		this.store.sessionExpired = true;
+		interruption.run();
+		assertThat(first.isValid()).isFalse();
+		assertThat(second.isValid()).isFalse();
+		// The store still renews both (it does not know of the interruption): renewals
+		// answered meanwhile must not make either valid again, over three leases
+		await().pollDelay(Duration.ofMillis(900))
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> !first.isValid() && !second.isValid());
+		assertThat(this.client.watchdogStatus().lastBatch()).isNotNull();
+		// The session ended: its locks are gone, and the holders are told why
+		this.store.expire("interrupted:1");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(first::release)
+			.withMessageContaining("the test session expired");
+		this.store.sessionExpired = false;
+		second.release();
+	}
+
+	@Test
+	void theClientStopsFollowingTheSessionWhenClosed() {
+		assertThat(this.store.interruption).isNotNull();
+		this.client.close();
+		assertThat(this.store.interruption).isNull();
+	}
+
 	/**
 	 * The in-memory store, saying that its locks live as long as a session.
 	 */
@@ -105,6 +136,8 @@ class SessionLeaseTests {
 		volatile int acquires;
 
 		volatile boolean sessionExpired;
+
+		volatile @Nullable Runnable interruption;
 
 		SessionStore() {
 			this(new ControllableInMemoryLockStore());
@@ -143,6 +176,12 @@ class SessionLeaseTests {
 		@Override
 		public @Nullable LossReason lossKind(String key, String token) {
 			return this.sessionExpired ? LossReason.SESSION_EXPIRED : null;
+		}
+
+		@Override
+		public Subscription onSessionInterrupted(Runnable listener) {
+			this.interruption = listener;
+			return () -> this.interruption = null;
 		}
 
 	}

@@ -53,9 +53,11 @@ public class DistlockProperties {
 
 	/**
 	 * Lease of locks held without a fixed lease time, renewed every third of it while the
-	 * lock is held. Bounds how long a crashed holder blocks others.
+	 * lock is held. Bounds how long a crashed holder blocks others. When unset, 30
+	 * seconds, or on ZooKeeper a third of the session timeout negotiated with the
+	 * ensemble.
 	 */
-	private Duration watchdogLease = Duration.ofSeconds(30);
+	private @Nullable Duration watchdogLease;
 
 	/**
 	 * How long closing the lock client on shutdown may spend releasing held locks.
@@ -186,9 +188,9 @@ public class DistlockProperties {
 
 	/**
 	 * Return the watchdog lease.
-	 * @return the watchdog lease
+	 * @return the watchdog lease, or {@code null} for the store's default
 	 */
-	public Duration getWatchdogLease() {
+	public @Nullable Duration getWatchdogLease() {
 		return this.watchdogLease;
 	}
 
@@ -196,7 +198,7 @@ public class DistlockProperties {
 	 * Set the watchdog lease.
 	 * @param watchdogLease the watchdog lease
 	 */
-	public void setWatchdogLease(Duration watchdogLease) {
+	public void setWatchdogLease(@Nullable Duration watchdogLease) {
 		this.watchdogLease = watchdogLease;
 	}
 
@@ -366,9 +368,20 @@ public class DistlockProperties {
 	 * @throws IllegalArgumentException if a property is invalid, naming the property
 	 */
 	public LockClientSettings toClientSettings() {
-		return PropertyErrors
-			.named(() -> new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-					this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold));
+		return toClientSettings(LockClientSettings.DEFAULT_WATCHDOG_LEASE);
+	}
+
+	/**
+	 * Return the lock client settings these properties describe, with
+	 * {@code defaultLease} as the watchdog lease unless one is set.
+	 * @param defaultLease the store's default watchdog lease
+	 * @return the settings
+	 * @throws IllegalArgumentException if a property is invalid, naming the property
+	 */
+	public LockClientSettings toClientSettings(Duration defaultLease) {
+		Duration lease = (this.watchdogLease != null) ? this.watchdogLease : defaultLease;
+		return PropertyErrors.named(() -> new LockClientSettings(lease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold));
 	}
 
 	/**

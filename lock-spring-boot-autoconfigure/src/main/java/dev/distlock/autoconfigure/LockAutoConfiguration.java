@@ -16,10 +16,14 @@
 
 package dev.distlock.autoconfigure;
 
+import java.time.Duration;
+
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
+import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.SessionLeaseExtension;
 
 import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.ObjectProvider;
@@ -67,8 +71,17 @@ public final class LockAutoConfiguration {
 	@ConditionalOnSingleCandidate(LockStore.class)
 	DefaultLockClient lockClient(LockStore lockStore, DistlockProperties properties,
 			ObjectProvider<LockClientListener> listeners) {
-		return new DefaultLockClient(lockStore, properties.toClientSettings(),
+		return new DefaultLockClient(lockStore, properties.toClientSettings(defaultLease(lockStore)),
 				LockClientListener.composite(listeners.orderedStream().toList()));
+	}
+
+	/**
+	 * Return the watchdog lease of a store when none is set: the longest a session-lease
+	 * store keeps safely (a third of its session), else the client's default.
+	 */
+	private static Duration defaultLease(LockStore lockStore) {
+		SessionLeaseExtension sessions = lockStore.extension(SessionLeaseExtension.class);
+		return (sessions != null) ? sessions.longestLease() : LockClientSettings.DEFAULT_WATCHDOG_LEASE;
 	}
 
 	@Bean

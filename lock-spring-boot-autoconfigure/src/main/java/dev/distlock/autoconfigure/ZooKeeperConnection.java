@@ -16,8 +16,10 @@
 
 package dev.distlock.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -26,6 +28,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
 
 /**
  * The Curator client the ZooKeeper store uses: the application's, or one distlock built
@@ -71,18 +74,48 @@ final class ZooKeeperConnection implements LockStoreHealth, AutoCloseable {
 				"distlock.zookeeper.connect-string must be set when the application " + "has no CuratorFramework bean");
 		Duration connectionTimeout = positive(properties.getConnectionTimeout(),
 				"distlock.zookeeper.connection-timeout");
-		CuratorFramework client = CuratorFrameworkFactory.builder()
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.sessionTimeoutMs(millis(positive(properties.getSessionTimeout(), "distlock.zookeeper.session-timeout")))
 			.connectionTimeoutMs(millis(connectionTimeout))
-			.retryPolicy(new ExponentialBackoffRetry(100, 3))
-			.build();
+			.retryPolicy(new ExponentialBackoffRetry(100, 3));
+		String username = properties.getAuth().getUsername();
+		if (StringUtils.hasText(username)) {
+			String password = properties.getAuth().getPassword();
+			Assert.hasText(password,
+					"distlock.zookeeper.auth.password must be set with distlock.zookeeper.auth.username");
+			builder.authorization("digest", (username + ":" + password).getBytes(StandardCharsets.UTF_8));
+		}
+		CuratorFramework client = builder.build();
 		client.start();
 		return new ZooKeeperConnection(client, true);
 	}
 
 	CuratorFramework client() {
 		return this.client;
+	}
+
+	/**
+	 * Wait for the client's first connection, so that the session timeout the ensemble
+	 * negotiated is known.
+	 * @param timeout how long to wait ({@code distlock.zookeeper.connection-timeout})
+	 * @throws IllegalStateException if the client did not connect in time
+	 */
+	void awaitConnected(Duration timeout) {
+		boolean connected;
+		try {
+			connected = this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()),
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			connected = false;
+		}
+		if (!connected) {
+			throw new IllegalStateException("The ZooKeeper client did not connect within " + timeout
+					+ " (distlock.zookeeper.connection-timeout): the lock store needs the session timeout the ensemble "
+					+ "negotiates to check distlock.watchdog-lease against it");
+		}
 	}
 
 	boolean isOwned() {

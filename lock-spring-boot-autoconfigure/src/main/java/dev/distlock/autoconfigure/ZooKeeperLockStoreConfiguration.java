@@ -17,17 +17,22 @@
 package dev.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
 import dev.distlock.core.LockStore;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.StringUtils;
 
 /**
  * Configuration of the ZooKeeper lock store: a {@link ZooKeeperLockStore} on the
@@ -58,21 +63,37 @@ class ZooKeeperLockStoreConfiguration {
 	@Bean(destroyMethod = "close")
 	LockStore zooKeeperLockStore(ZooKeeperConnection connection, ZooKeeperLockStoreProperties zooKeeper,
 			DistlockProperties properties) {
+		connection.awaitConnected(zooKeeper.getConnectionTimeout());
+		List<ACL> acl = acl(zooKeeper, connection);
 		ZooKeeperLockStore store = PropertyErrors.named(
 				() -> new ZooKeeperLockStore(connection.client(), zooKeeper.getBasePath(),
-						zooKeeper.getSessionTimeout()),
+						zooKeeper.getSessionTimeout(), acl),
 				Map.of("basePath", "distlock.zookeeper.base-path", "sessionTimeout",
 						"distlock.zookeeper.session-timeout"));
-		Duration sessionTimeout = store.sessionTimeout();
-		if (properties.getWatchdogLease().compareTo(sessionTimeout) > 0) {
+		Duration lease = properties.getWatchdogLease();
+		Duration longest = store.longestLease();
+		if (lease != null && lease.compareTo(longest) > 0) {
 			store.close();
-			throw new IllegalStateException("distlock.watchdog-lease (" + properties.getWatchdogLease()
-					+ ") must not exceed the ZooKeeper session timeout (" + sessionTimeout
-					+ ", distlock.zookeeper.session-timeout or the application's CuratorFramework"
-					+ " as negotiated with the ensemble): a session that ends frees its locks while their holders"
-					+ " still trust their leases; lower distlock.watchdog-lease or raise the session timeout");
+			throw new IllegalStateException("distlock.watchdog-lease (" + lease
+					+ ") must not exceed a third of the ZooKeeper session timeout (" + store.sessionTimeout()
+					+ " as negotiated with the ensemble; distlock.zookeeper.session-timeout or the application's "
+					+ "CuratorFramework asks for it): a holder cut off from the ensemble would trust its lease after its "
+					+ "session ended; lower distlock.watchdog-lease to " + longest
+					+ " or less, leave it unset to follow the session, or raise the session timeout");
 		}
 		return store;
+	}
+
+	/**
+	 * Return the ACL of the store's nodes, or {@code null} for the client's provider's.
+	 */
+	private static @Nullable List<ACL> acl(ZooKeeperLockStoreProperties zooKeeper, ZooKeeperConnection connection) {
+		return switch (zooKeeper.getAcl()) {
+			case CREATOR_ALL -> ZooDefs.Ids.CREATOR_ALL_ACL;
+			case CLIENT -> null;
+			case AUTO -> (connection.isOwned() && StringUtils.hasText(zooKeeper.getAuth().getUsername()))
+					? ZooDefs.Ids.CREATOR_ALL_ACL : null;
+		};
 	}
 
 }

@@ -45,8 +45,9 @@ public class ZooKeeperLockStoreProperties {
 	private String basePath = "/distlock";
 
 	/**
-	 * Session timeout asked of the ensemble: how long after a crash its locks are freed.
-	 * distlock.watchdog-lease must not exceed it.
+	 * Session timeout distlock's own client asks of the ensemble: how long after a crash
+	 * its locks are freed. distlock.watchdog-lease must not exceed a third of the timeout
+	 * the ensemble negotiates.
 	 */
 	private Duration sessionTimeout = Duration.ofSeconds(60);
 
@@ -55,6 +56,16 @@ public class ZooKeeperLockStoreProperties {
 	 * before it fails closed.
 	 */
 	private Duration connectionTimeout = Duration.ofSeconds(15);
+
+	/**
+	 * ACL of every node the store creates, the base path included.
+	 */
+	private Acl acl = Acl.AUTO;
+
+	/**
+	 * Authentication of distlock's own client.
+	 */
+	private final Auth auth = new Auth();
 
 	/**
 	 * Return the servers to connect to.
@@ -118,6 +129,105 @@ public class ZooKeeperLockStoreProperties {
 	 */
 	public void setConnectionTimeout(Duration connectionTimeout) {
 		this.connectionTimeout = connectionTimeout;
+	}
+
+	/**
+	 * Return the ACL of the store's nodes.
+	 * @return the ACL
+	 */
+	public Acl getAcl() {
+		return this.acl;
+	}
+
+	/**
+	 * Set the ACL of the store's nodes.
+	 * @param acl the ACL
+	 */
+	public void setAcl(Acl acl) {
+		this.acl = acl;
+	}
+
+	/**
+	 * Return the authentication of distlock's own client.
+	 * @return the authentication
+	 */
+	public Auth getAuth() {
+		return this.auth;
+	}
+
+	/**
+	 * The ACL of the store's nodes.
+	 */
+	public enum Acl {
+
+		/**
+		 * CREATOR_ALL when distlock's own client authenticates, else the client's ACL
+		 * provider's (open to everyone unless the application's client sets one).
+		 */
+		AUTO,
+
+		/**
+		 * The client's ACL provider's.
+		 */
+		CLIENT,
+
+		/**
+		 * All rights to the identity that created the node, nothing to anybody else. The
+		 * client must be authenticated (digest or SASL).
+		 */
+		CREATOR_ALL
+
+	}
+
+	/**
+	 * Digest authentication of distlock's own client, ignored when the application has a
+	 * CuratorFramework bean (configure its authorization there).
+	 */
+	public static class Auth {
+
+		/**
+		 * User name of ZooKeeper digest authentication. Unset, the client does not
+		 * authenticate (SASL is configured through JAAS system properties instead).
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password of ZooKeeper digest authentication.
+		 */
+		private @Nullable String password;
+
+		/**
+		 * Return the user name.
+		 * @return the user name, or {@code null} not to authenticate
+		 */
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		/**
+		 * Set the user name.
+		 * @param username the user name
+		 */
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		/**
+		 * Return the password.
+		 * @return the password
+		 */
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		/**
+		 * Set the password.
+		 * @param password the password
+		 */
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
 	}
 
 }

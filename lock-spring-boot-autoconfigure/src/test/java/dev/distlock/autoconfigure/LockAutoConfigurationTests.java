@@ -246,7 +246,9 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.enabled")).containsExactly(true);
 		assertThat(defaultValue(json, "distlock.key-prefix")).containsExactly("lock:");
 		assertThat(defaultValue(json, "distlock.wait-time")).containsExactly("0s");
-		assertThat(defaultValue(json, "distlock.watchdog-lease")).containsExactly("30s");
+		// Unset, it follows the store: 30 s, or a third of the negotiated ZooKeeper
+		// session
+		assertThat(defaultValue(json, "distlock.watchdog-lease")).isEmpty();
 		assertThat(defaultValue(json, "distlock.close-timeout")).containsExactly("5s");
 		assertThat(defaultValue(json, "distlock.renewal-batch-size")).containsExactly(500);
 		assertThat(defaultValue(json, "distlock.fair-grant-timeout")).containsExactly("2s");
@@ -269,14 +271,19 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.zookeeper.base-path")).containsExactly("/distlock");
 		assertThat(defaultValue(json, "distlock.zookeeper.session-timeout")).containsExactly("60s");
 		assertThat(defaultValue(json, "distlock.zookeeper.connection-timeout")).containsExactly("15s");
+		assertThat(defaultValue(json, "distlock.zookeeper.acl")).containsExactly("auto");
+		assertThat(defaultValue(json, "distlock.zookeeper.auth.username")).isEmpty();
+		assertThat(defaultValue(json, "distlock.zookeeper.auth.password")).isEmpty();
 		assertThat(defaultValue(json, "distlock.jdbc.table-name")).containsExactly("distlock_lock");
 		assertThat(defaultValue(json, "distlock.jdbc.command-timeout")).containsExactly("3s");
 		assertThat(defaultValue(json, "distlock.jdbc.poll-interval")).containsExactly("100ms");
 		assertThat(defaultValue(json, "distlock.jdbc.initialize-schema")).containsExactly("embedded");
+		assertThat(defaultValue(json, "distlock.jdbc.cleanup-interval")).containsExactly("1m");
+		assertThat(defaultValue(json, "distlock.jdbc.cleanup-batch-size")).containsExactly(500);
 		assertThat(defaultValue(json, "distlock.leader.enabled")).containsExactly(false);
 		assertThat(defaultValue(json, "distlock.leader.name")).isEmpty();
 		assertThat(defaultValue(json, "distlock.leader.retry-interval")).containsExactly("2s");
-		assertThat(descriptions).hasSize(32).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(37).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

@@ -18,6 +18,7 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.annotation.DistributedLock;
@@ -31,7 +32,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,8 +63,7 @@ class ZooKeeperLockStoreConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class,
 				LockDisabledAutoConfiguration.class))
-		.withPropertyValues("distlock.store=zookeeper", "distlock.watchdog-lease=5s",
-				"distlock.zookeeper.session-timeout=10s");
+		.withPropertyValues("distlock.store=zookeeper");
 
 	@BeforeAll
 	static void startServer() throws Exception {
@@ -122,8 +124,7 @@ class ZooKeeperLockStoreConfigurationTests {
 	void isSelectedWithoutThePropertyWhenItIsTheOnlyStorePresent() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader("dev.distlock.redis", "org.springframework.data.redis"))
-			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-					"distlock.watchdog-lease=5s", "distlock.zookeeper.session-timeout=10s")
+			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
 			.run((context) -> assertThat(context).hasSingleBean(ZooKeeperLockStore.class));
 	}
 
@@ -135,13 +136,85 @@ class ZooKeeperLockStoreConfigurationTests {
 	}
 
 	@Test
-	void failsStartupWhenTheWatchdogLeaseExceedsTheSessionTimeout() {
+	void defaultsStartAgainstATestingServerWithALeaseOfAThirdOfTheNegotiatedSession() {
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Duration session = context.getBean(ZooKeeperLockStore.class).sessionTimeout();
+				assertThat(session).isLessThan(Duration.ofSeconds(60));
+				assertThat(context.getBean(DefaultLockClient.class).settings().watchdogLease())
+					.isEqualTo(session.dividedBy(3));
+			});
+	}
+
+	@Test
+	void theLeaseFollowsAServerWhoseMaximumSessionIsFourSeconds() throws Exception {
+		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, 1000, -1, Map.of("maxSessionTimeout", "4000"));
+		try (TestingServer shortSessions = new TestingServer(spec, true)) {
+			this.contextRunner
+				.withPropertyValues("distlock.zookeeper.connect-string=" + shortSessions.getConnectString())
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(context.getBean(ZooKeeperLockStore.class).sessionTimeout())
+						.isEqualTo(Duration.ofSeconds(4));
+					assertThat(context.getBean(DefaultLockClient.class).settings().watchdogLease())
+						.isEqualTo(Duration.ofSeconds(4).dividedBy(3));
+					try (LockHold hold = context.getBean(LockClient.class).acquire("short", Duration.ZERO, null)) {
+						assertThat(hold.isValid()).isTrue();
+					}
+				});
+		}
+	}
+
+	@Test
+	void failsStartupWhenTheWatchdogLeaseExceedsAThirdOfTheSessionNamingBothProperties() {
 		this.contextRunner
 			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-					"distlock.watchdog-lease=30s")
-			.run((context) -> assertThat(cause(context)).hasMessageContaining("distlock.watchdog-lease (PT30S)")
-				.hasMessageContaining("must not exceed the ZooKeeper session timeout (PT10S")
+					"distlock.zookeeper.session-timeout=9s", "distlock.watchdog-lease=4s")
+			.run((context) -> assertThat(cause(context)).hasMessageContaining("distlock.watchdog-lease (PT4S)")
+				.hasMessageContaining("must not exceed a third of the ZooKeeper session timeout (PT9S")
 				.hasMessageContaining("distlock.zookeeper.session-timeout"));
+	}
+
+	@Test
+	void checksTheApplicationsCuratorFrameworkOnItsNegotiatedSession() throws Exception {
+		CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), 4_000, 5_000,
+				new RetryOneTime(100));
+		// started as a bean would be: not connected yet when the store is built
+		client.start();
+		try (client) {
+			this.contextRunner.withBean(CuratorFramework.class, () -> client)
+				.withPropertyValues("distlock.watchdog-lease=2s")
+				.run((context) -> assertThat(cause(context)).hasMessageContaining("distlock.watchdog-lease (PT2S)")
+					.hasMessageContaining("session timeout (PT4S"));
+		}
+	}
+
+	@Test
+	void failsStartupWhenTheEnsembleDoesNotAnswerWithinTheConnectionTimeout() {
+		this.contextRunner
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:1",
+					"distlock.zookeeper.connection-timeout=1s")
+			.run((context) -> assertThat(cause(context))
+				.hasMessageContaining("did not connect within PT1S (distlock.zookeeper.connection-timeout)"));
+	}
+
+	@Test
+	void authenticatesWithDigestAndCreatesCreatorOnlyNodes() throws Exception {
+		this.contextRunner
+			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
+					"distlock.zookeeper.base-path=/digest-locks", "distlock.zookeeper.auth.username=billing",
+					"distlock.zookeeper.auth.password=secret")
+			.run((context) -> {
+				CuratorFramework client = context.getBean(ZooKeeperConnection.class).client();
+				try (LockHold hold = context.getBean(LockClient.class).acquire("invoice", Duration.ZERO, null)) {
+					List<ACL> acl = client.getACL().forPath("/digest-locks/invoice");
+					assertThat(acl).singleElement()
+						.satisfies((entry) -> assertThat(entry.getId().getScheme()).isEqualTo("digest"))
+						.satisfies((entry) -> assertThat(entry.getId().getId()).startsWith("billing:"));
+					assertThat(client.getACL().forPath("/digest-locks")).isEqualTo(acl);
+				}
+			});
 	}
 
 	@Test

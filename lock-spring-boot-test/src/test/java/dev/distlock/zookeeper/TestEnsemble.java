@@ -141,15 +141,15 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
-	 * Give {@code key} to a foreign owner: a persistent node that never goes away by
-	 * itself.
+	 * Give {@code key} to a foreign owner: an ephemeral grant node of the suite's own
+	 * session, which lives as long as the suite.
 	 */
 	void giveToForeignOwner(String key) {
 		deleteGrants(key);
 		try {
 			this.admin.create()
 				.creatingParentContainersIfNeeded()
-				.withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 				.forPath(keyPath(key) + "/someone-else-");
 		}
 		catch (Exception ex) {

@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
  */
 class ZooKeeperFaultTests {
 
-	private static final Duration WATCHDOG_LEASE = Duration.ofSeconds(5);
+	private static final Duration WATCHDOG_LEASE = Duration.ofSeconds(3);
 
 	private TestEnsemble ensemble;
 

@@ -21,12 +21,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import dev.distlock.LockBackendException;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Curator's background operations as stages: an operation is started with a callback that
@@ -60,11 +62,29 @@ final class Background {
 	 * @return the event, failed with {@link LockBackendException} for any other code
 	 */
 	CompletableFuture<CuratorEvent> call(String key, String what, Operation operation, Code... expected) {
+		return call(key, what, operation, null, expected);
+	}
+
+	/**
+	 * Start {@code operation} in the background, telling {@code late} of an answer that
+	 * comes after the stage failed for want of one (Curator still sends an operation
+	 * again after a connection loss): its effect is then the caller's to undo.
+	 * @param key the lock key, for failures
+	 * @param what what the operation does, as in "failed to {@code what} lock"
+	 * @param operation starts the Curator operation with the callback it is given
+	 * @param late told of a successful answer that came too late, if not {@code null}
+	 * @param expected the result codes besides {@link Code#OK} the caller handles itself
+	 * @return the event, failed with {@link LockBackendException} for any other code
+	 */
+	CompletableFuture<CuratorEvent> call(String key, String what, Operation operation,
+			@Nullable Consumer<CuratorEvent> late, Code... expected) {
 		CompletableFuture<CuratorEvent> result = new CompletableFuture<>();
 		BackgroundCallback callback = (client, event) -> {
 			Code code = Code.get(event.getResultCode());
 			if (code == Code.OK || contains(expected, code)) {
-				result.complete(event);
+				if (!result.complete(event) && late != null && code == Code.OK) {
+					late.accept(event);
+				}
 			}
 			else {
 				result.completeExceptionally(

@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The grants this store made and has not released: what it answers the watchdog from,
- * without asking ZooKeeper. A grant is lost once its session expired or its node was seen
- * deleted.
+ * between round trips to ZooKeeper. A grant is lost once the connection was suspended,
+ * its session expired or its node was seen deleted, and is never renewed again.
  *
  * @author distlock
  * @since 0.1.0
@@ -37,6 +37,9 @@ final class HeldNodes {
 
 	static final String NODE_DELETED = "its ZooKeeper node was deleted while it was held (force-released or "
 			+ "removed by hand), so another client may own the key now";
+
+	static final String CONNECTION_SUSPENDED = "the connection to ZooKeeper was suspended, so the store could no "
+			+ "longer confirm its session; another client may own the key once the session ends";
 
 	private final Map<GrantId, Grant> grants = new ConcurrentHashMap<>();
 
@@ -67,7 +70,15 @@ final class HeldNodes {
 	 * Record that the session expired: every grant made so far is lost.
 	 */
 	void sessionExpired() {
-		this.grants.values().forEach((grant) -> grant.lose(SESSION_EXPIRED));
+		this.grants.values().forEach(Grant::sessionExpired);
+	}
+
+	/**
+	 * Record that the connection was suspended: no grant made so far can be confirmed
+	 * again, so each is lost.
+	 */
+	void connectionSuspended() {
+		this.grants.values().forEach((grant) -> grant.lose(CONNECTION_SUSPENDED));
 	}
 
 	List<Grant> all() {
@@ -107,6 +118,17 @@ final class HeldNodes {
 		void lose(String reason) {
 			if (this.lost == null) {
 				this.lost = reason;
+			}
+		}
+
+		/**
+		 * Record that the grant's session expired: a more precise reason than the
+		 * suspended connection that may have been recorded before.
+		 */
+		void sessionExpired() {
+			String known = this.lost;
+			if (known == null || CONNECTION_SUSPENDED.equals(known)) {
+				this.lost = SESSION_EXPIRED;
 			}
 		}
 

@@ -17,6 +17,8 @@
 package dev.distlock.zookeeper;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import org.apache.zookeeper.common.PathUtils;
@@ -28,7 +30,8 @@ import org.springframework.util.Assert;
  * The nodes of the store: under the base path one node per key, a container named by the
  * key encoded into one path segment, and under it one ephemeral sequential node per
  * grant, named by the owner token encoded the same way, a dash and ZooKeeper's ten-digit
- * sequence number. The lowest sequence number holds the lock.
+ * sequence number. The lowest sequence number among the ephemeral children named so holds
+ * the lock; any other child holds nothing.
  * <p>
  * A segment keeps ASCII letters, digits, {@code '_'}, {@code '-'}, {@code ':'} and
  * {@code '@'}; every other character, the dot and the slash included, is written as
@@ -91,31 +94,54 @@ final class LockPaths {
 	}
 
 	/**
-	 * Return the name of the grant of {@code token} among {@code children}, or
-	 * {@code null}.
+	 * Return the grants of {@code token} among {@code children}, lowest sequence number
+	 * first: one, unless a create was sent again after its reply was lost.
 	 */
-	static @Nullable String grantOf(List<String> children, String token) {
+	static List<String> grantsOf(List<String> children, String token) {
 		String prefix = segment(token) + "-";
+		List<String> grants = new ArrayList<>(1);
 		for (String child : children) {
-			if (child.startsWith(prefix) && child.length() == prefix.length() + SEQUENCE_DIGITS) {
-				return child;
+			if (child.startsWith(prefix) && child.length() == prefix.length() + SEQUENCE_DIGITS && isGrant(child)) {
+				grants.add(child);
 			}
 		}
-		return null;
+		grants.sort(Comparator.comparingLong(LockPaths::sequence));
+		return grants;
 	}
 
 	/**
-	 * Return the child holding the lock, the one with the lowest sequence number, or
-	 * {@code null} when there is none.
+	 * Return the children that may hold the lock, lowest sequence number first: those
+	 * named as the store names its grants (an encoded token, a dash and ten digits).
+	 * Whether one holds also needs it to be ephemeral, which its name does not tell.
 	 */
-	static @Nullable String holder(List<String> children) {
-		String lowest = null;
+	static List<String> candidates(List<String> children) {
+		List<String> candidates = new ArrayList<>(children.size());
 		for (String child : children) {
-			if (lowest == null || sequence(child) < sequence(lowest)) {
-				lowest = child;
+			if (isGrant(child)) {
+				candidates.add(child);
 			}
 		}
-		return lowest;
+		candidates.sort(Comparator.comparingLong(LockPaths::sequence));
+		return candidates;
+	}
+
+	/**
+	 * Return whether {@code name} is named as the store names its grants: at least one
+	 * character of an encoded token, a dash and ten digits.
+	 */
+	static boolean isGrant(String name) {
+		int dash = name.length() - SEQUENCE_DIGITS - 1;
+		if (dash < 1 || name.charAt(dash) != '-') {
+			return false;
+		}
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			boolean valid = (i > dash) ? (c >= '0' && c <= '9') : (c < 128 && (kept((byte) c) || c == '%'));
+			if (!valid) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -19,25 +19,31 @@ package dev.distlock.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.zookeeper.HeldNodes.Grant;
+import dev.distlock.zookeeper.Holders.Holder;
+import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
+import org.apache.curator.framework.api.ACLPathAndBytesable;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One attempt to take several keys at once: the grant nodes of every key are created in
  * one {@code multi} transaction, all or none; then each key's children are listed, and
- * unless every node is the lowest of its key, all of them are deleted in a second
- * transaction and the attempt is refused, the keys held by others saying so. A
- * transaction that finds a key's node missing creates the missing container nodes and is
- * sent again, at most {@value #ATTEMPTS} times in all.
+ * unless a node of the token holds every key ({@link Holders}), every node of the token
+ * is deleted and the attempt is refused, the keys held by others saying so. A granted key
+ * keeps the lowest node of the token; the others (a transaction sent again after a lost
+ * reply) are deleted. A transaction that finds a key's node missing creates the missing
+ * container nodes and is sent again, at most {@value #ATTEMPTS} times in all.
  *
  * @author distlock
  * @since 0.1.0
@@ -88,10 +94,12 @@ final class MultiGrant {
 		List<CuratorOp> operations = new ArrayList<>(this.keys.size());
 		try {
 			for (String key : this.keys) {
-				operations.add(this.store.client()
+				ACLPathAndBytesable<CuratorOp> create = this.store.client()
 					.transactionOp()
 					.create()
-					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL);
+				List<ACL> acl = this.store.acl();
+				operations.add(((acl != null) ? create.withACL(acl) : create)
 					.forPath(this.store.paths().grantPrefix(key, this.token), data));
 			}
 		}
@@ -124,82 +132,83 @@ final class MultiGrant {
 		for (String key : this.keys) {
 			created.add(this.store.background()
 				.call(key, ACQUIRE,
-						(callback) -> this.store.client()
-							.create()
-							.creatingParentContainersIfNeeded()
-							.withMode(CreateMode.CONTAINER)
-							.inBackground(callback)
-							.forPath(this.store.paths().keyPath(key)),
+						(callback) -> containerCreate().inBackground(callback).forPath(this.store.paths().keyPath(key)),
 						Code.NODEEXISTS));
 		}
 		return CompletableFuture.allOf(created.toArray(CompletableFuture[]::new));
 	}
 
+	private ACLBackgroundPathAndBytesable<String> containerCreate() {
+		ACLBackgroundPathAndBytesable<String> create = this.store.client()
+			.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.CONTAINER);
+		List<ACL> acl = this.store.acl();
+		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
+	}
+
 	/**
-	 * Grant every key if each created node holds its key, else delete them all.
+	 * Grant every key if one of the token's nodes holds each key (keeping the lowest of
+	 * them), else delete every node of the token.
 	 */
 	private CompletableFuture<@Nullable List<Attempt>> check(List<String> paths) {
-		List<CompletableFuture<Boolean>> holders = new ArrayList<>(this.keys.size());
-		List<CompletableFuture<@Nullable Stat>> stats = new ArrayList<>(this.keys.size());
+		List<CompletableFuture<KeyCheck>> checks = new ArrayList<>(this.keys.size());
 		for (int i = 0; i < this.keys.size(); i++) {
-			String key = this.keys.get(i);
-			String name = LockPaths.name(paths.get(i));
-			holders.add(
-					this.store.children(key, ACQUIRE).thenApply((children) -> name.equals(LockPaths.holder(children))));
-			stats.add(this.store.stat(key, paths.get(i), ACQUIRE));
+			checks.add(check(this.keys.get(i), paths.get(i)));
 		}
-		List<CompletableFuture<?>> all = new ArrayList<>(holders);
-		all.addAll(stats);
-		return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenCompose((done) -> {
-			List<Attempt> refused = new ArrayList<>(this.keys.size());
-			boolean granted = true;
-			for (int i = 0; i < this.keys.size(); i++) {
-				boolean ours = holders.get(i).join() && stats.get(i).join() != null;
-				granted &= ours;
-				refused.add(ours ? new Attempt(false, 0, null) : this.store.heldElsewhere());
-			}
-			if (!granted) {
-				return deleteAll(paths).thenApply((deleted) -> refused);
-			}
+		return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).thenCompose((done) -> {
+			List<KeyCheck> results = checks.stream().map(CompletableFuture::join).toList();
+			boolean granted = results.stream().allMatch(KeyCheck::ours);
+			List<CompletableFuture<Void>> deletes = new ArrayList<>(this.keys.size());
 			List<Attempt> attempts = new ArrayList<>(this.keys.size());
 			for (int i = 0; i < this.keys.size(); i++) {
-				Stat stat = stats.get(i).join();
-				attempts.add(Attempt.granted(this.store.granted(this.keys.get(i), this.token, paths.get(i),
-						(stat != null) ? stat.getCzxid() : 0, (stat != null) ? stat.getEphemeralOwner() : 0)));
+				String key = this.keys.get(i);
+				KeyCheck result = results.get(i);
+				Holder holder = result.holder();
+				if (granted && holder != null) {
+					attempts.add(Attempt
+						.granted(this.store.granted(key, this.token, this.store.paths().child(key, holder.name()),
+								holder.stat().getCzxid(), holder.stat().getEphemeralOwner())));
+					deletes.add(this.store.deleteAll(key, result.own(), holder.name(), ACQUIRE));
+				}
+				else {
+					attempts.add(result.ours() ? new Attempt(false, 0, null) : this.store.heldElsewhere());
+					deletes.add(this.store.deleteAll(key, result.own(), null, ACQUIRE));
+				}
 			}
-			return CompletableFuture.completedFuture(attempts);
+			return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenApply((deleted) -> attempts);
 		});
 	}
 
 	/**
-	 * Delete every created node in one transaction (those already gone are skipped by
-	 * deleting each on its own).
+	 * Find the token's nodes under {@code key} and its holder; {@code path} is the node
+	 * this attempt created.
 	 */
-	private CompletableFuture<?> deleteAll(List<String> paths) {
-		List<CuratorOp> operations = new ArrayList<>(paths.size());
-		try {
-			for (String path : paths) {
-				operations.add(this.store.client().transactionOp().delete().forPath(path));
-			}
+	private CompletableFuture<KeyCheck> check(String key, String path) {
+		String name = LockPaths.name(path);
+		CompletableFuture<@Nullable Stat> created = this.store.stat(key, path, ACQUIRE);
+		return this.store.children(key, ACQUIRE)
+			.thenCompose((children) -> created.thenCompose(
+					(stat) -> this.store.holder(key, children, (stat != null) ? Map.of(name, stat) : Map.of(), ACQUIRE)
+						.thenApply((holder) -> {
+							List<String> own = LockPaths.grantsOf(children, this.token);
+							if (!own.contains(name)) {
+								own = new ArrayList<>(own);
+								own.add(name);
+							}
+							return new KeyCheck(own, (holder != null && holder.isOneOf(own)) ? holder : null);
+						})));
+	}
+
+	/**
+	 * The token's nodes under one key, and the one of them that holds the key, if any.
+	 */
+	private record KeyCheck(List<String> own, @Nullable Holder holder) {
+
+		boolean ours() {
+			return this.holder != null;
 		}
-		catch (Exception ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		String first = this.keys.get(0);
-		return this.store.background()
-			.call(first, ACQUIRE,
-					(callback) -> this.store.client().transaction().inBackground(callback).forOperations(operations),
-					Code.NONODE)
-			.thenCompose((event) -> {
-				if (Background.code(event) == Code.OK) {
-					return CompletableFuture.completedFuture(null);
-				}
-				List<CompletableFuture<Boolean>> deletes = new ArrayList<>();
-				for (int i = 0; i < paths.size(); i++) {
-					deletes.add(this.store.delete(this.keys.get(i), paths.get(i), ACQUIRE));
-				}
-				return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
-			});
+
 	}
 
 }

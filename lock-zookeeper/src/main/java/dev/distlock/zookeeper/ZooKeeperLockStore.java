@@ -20,10 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.core.InspectionExtension;
@@ -32,17 +34,16 @@ import dev.distlock.core.LossReason;
 import dev.distlock.core.SessionLeaseExtension;
 import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.zookeeper.HeldNodes.Grant;
+import dev.distlock.zookeeper.Holders.Holder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
+import org.apache.curator.framework.api.BackgroundPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -57,20 +58,29 @@ import org.springframework.util.Assert;
  * {@link LockBackendException}.
  * <ul>
  * <li>Each grant is its own ephemeral sequential node under the key's node (see
- * {@link LockPaths}); the lowest sequence number holds the lock. An attempt creates its
- * node and lists the key's children: lowest, it is granted, else it deletes its node and
- * is refused. While a local caller waits for a key, an attempt lists first and creates
- * only when the key is free. A release deletes the grant's own node, so it can never
- * remove a later holder's.</li>
+ * {@link LockPaths}); the lowest sequence number among the ephemeral children named by
+ * the store's pattern holds the lock ({@link Holders}), so a forged child holds nothing.
+ * An attempt creates its node and lists the key's children: holding, it is granted, else
+ * it deletes its node and is refused. Every child carrying the attempt's token is its own
+ * (Curator sends a create again after a lost reply): the lowest is kept, the others are
+ * deleted, and a create answered after its attempt gave up is undone. While a local
+ * caller waits for a key, an attempt lists first and creates only when the key is free. A
+ * release deletes the grant's own node, so it can never remove a later holder's; a
+ * release Curator sent again after a lost reply is not a loss.</li>
  * <li>Key nodes and the base path are container nodes: the server removes them once they
- * are empty, so idle keys leave nothing behind.</li>
+ * are empty.</li>
+ * <li>Every node is created with the store's ACL when one is given (for example
+ * {@code ZooDefs.Ids.CREATOR_ALL_ACL} for an authenticated client), else with the
+ * client's ACL provider's.</li>
  * <li>The fencing token is the grant node's creation zxid, which increases across the
  * whole ensemble.</li>
- * <li>The session is the lease ({@link SessionLeaseExtension}): a renewal sends nothing
- * and is answered from what the store knows: renewed while connected and the node was not
- * seen deleted, failed while the connection is suspended, lost once the session expired
- * or the node was deleted (a watch on each grant tells). A fixed lease cannot be kept:
- * the client refuses it.</li>
+ * <li>The session is the lease ({@link SessionLeaseExtension}): a renewal is answered as
+ * renewed only for grants of the current session whose nodes a round trip through the
+ * leader confirmed ({@link Renewals}); once the connection is suspended every grant is
+ * lost, and the client ends every lease's view at once. A lease longer than a third of
+ * the negotiated session ({@link #longestLease()}) is refused once a session was
+ * negotiated shorter than the first (the auto-configuration checked the first). A fixed
+ * lease cannot be kept: the client refuses it.</li>
  * <li>A minimum hold time ({@link #expireAfter}) defers the delete on a JDK timer; the
  * lock ends earlier if the process dies, with its session.</li>
  * <li>Waiters are woken by watches on the key's node ({@link KeyWatches}), persistent
@@ -98,15 +108,31 @@ public final class ZooKeeperLockStore
 
 	private final Duration sessionTimeout;
 
+	private final @Nullable List<ACL> acl;
+
 	private final Background background;
 
 	private final HeldNodes held = new HeldNodes();
 
+	private final Holders holders = new Holders(this);
+
+	private final Renewals renewals = new Renewals(this);
+
 	private final KeyWatches watches;
 
-	private final Watcher grantWatcher = this::grantEvent;
+	private final SessionFollower sessions = new SessionFollower(this);
 
-	private final ConnectionStateListener connectionListener = this::stateChanged;
+	/** The last lease refused as too long for the session, so that it is logged once. */
+	private final AtomicReference<@Nullable String> refusedLease = new AtomicReference<>();
+
+	/**
+	 * The session timeout negotiated when the store first saw its client connected: what
+	 * the startup check compared the lease with.
+	 */
+	private volatile @Nullable Duration firstSession;
+
+	/** Whether a later session was negotiated shorter than the first. */
+	private volatile boolean sessionShrank;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -121,7 +147,7 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Create a store.
+	 * Create a store whose nodes get the client's ACL provider's ACL.
 	 * @param client the started Curator client; the application closes it
 	 * @param basePath the absolute path under which the store creates its nodes, for
 	 * example {@code "/distlock"}
@@ -129,16 +155,37 @@ public final class ZooKeeperLockStore
 	 * ensemble has negotiated one
 	 */
 	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration sessionTimeout) {
+		this(client, basePath, sessionTimeout, null);
+	}
+
+	/**
+	 * Create a store.
+	 * @param client the started Curator client; the application closes it
+	 * @param basePath the absolute path under which the store creates its nodes, for
+	 * example {@code "/distlock"}
+	 * @param sessionTimeout the session timeout the client asked for, used until the
+	 * ensemble has negotiated one
+	 * @param acl the ACL of every node the store creates, the base path and key nodes
+	 * included, for example {@code ZooDefs.Ids.CREATOR_ALL_ACL} for an authenticated
+	 * client; {@code null} for the client's ACL provider's
+	 */
+	public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration sessionTimeout,
+			@Nullable List<ACL> acl) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(sessionTimeout, "'sessionTimeout' must not be null");
 		Assert.isTrue(sessionTimeout.toMillis() > 0,
 				() -> "'sessionTimeout' must be positive, but was " + sessionTimeout);
+		Assert.isTrue(acl == null || !acl.isEmpty(), "'acl' must not be empty");
 		this.client = client;
 		this.paths = new LockPaths(basePath);
 		this.sessionTimeout = sessionTimeout;
+		this.acl = (acl != null) ? List.copyOf(acl) : null;
 		this.background = new Background(Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs()));
 		this.watches = new KeyWatches(client, this.paths);
-		client.getConnectionStateListenable().addListener(this.connectionListener);
+		if (client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() > 0) {
+			sessionNegotiated(sessionTimeout());
+		}
+		client.getConnectionStateListenable().addListener(this.sessions);
 	}
 
 	@Override
@@ -147,20 +194,21 @@ public final class ZooKeeperLockStore
 		if (replayed != null && replayed.lost() == null) {
 			return CompletableFuture.completedFuture(Attempt.granted(replayed.fencingToken));
 		}
+		LockBackendException refused = refuseLease(key, "acquire", lease);
+		if (refused != null) {
+			return CompletableFuture.failedFuture(refused);
+		}
 		if (!this.watches.isWatched(key)) {
 			return createAndCheck(key, token);
 		}
-		return children(key, "acquire").thenCompose((children) -> {
-			String holder = LockPaths.holder(children);
-			if (holder == null) {
-				return createAndCheck(key, token);
-			}
-			if (holder.equals(LockPaths.grantOf(children, token))) {
-				return stat(key, this.paths.child(key, holder), "acquire")
-					.thenApply((stat) -> (stat != null) ? Attempt.granted(granted(key, token, holder, stat)) : busy());
-			}
-			return CompletableFuture.completedFuture(busy());
-		});
+		return children(key, "acquire")
+			.thenCompose((children) -> holder(key, children, Map.of(), "acquire").thenCompose((holder) -> {
+				if (holder == null) {
+					return createAndCheck(key, token);
+				}
+				return CompletableFuture.completedFuture(holder.isOneOf(LockPaths.grantsOf(children, token))
+						? Attempt.granted(granted(key, token, holder.name(), holder.stat())) : busy());
+			}));
 	}
 
 	/**
@@ -184,22 +232,47 @@ public final class ZooKeeperLockStore
 		Stat created = new Stat();
 		return this.background
 			.call(key, "acquire",
-					(callback) -> this.client.create()
+					(callback) -> withAcl(this.client.create()
 						.storingStatIn(created)
 						.creatingParentContainersIfNeeded()
-						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-						.inBackground(callback)
-						.forPath(this.paths.grantPrefix(key, token), token.getBytes(StandardCharsets.UTF_8)))
+						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)).inBackground(callback)
+						.forPath(this.paths.grantPrefix(key, token), token.getBytes(StandardCharsets.UTF_8)),
+					(late) -> undoLateGrant(key, token))
 			.thenCompose((event) -> {
 				String name = LockPaths.name(event.getName());
 				Stat stat = (event.getStat() != null) ? event.getStat() : created;
 				return children(key, "acquire").thenCompose((children) -> {
-					if (name.equals(LockPaths.holder(children))) {
-						return CompletableFuture.completedFuture(Attempt.granted(granted(key, token, name, stat)));
-					}
-					return delete(key, this.paths.child(key, name), "acquire").thenApply((deleted) -> busy());
+					List<String> own = LockPaths.grantsOf(children, token);
+					return holder(key, children, Map.of(name, stat), "acquire").thenCompose((holder) -> {
+						if (holder != null && holder.isOneOf(own)) {
+							long fencingToken = granted(key, token, holder.name(), holder.stat());
+							return deleteAll(key, own, holder.name(), "acquire")
+								.thenApply((deleted) -> Attempt.granted(fencingToken));
+						}
+						// Refused at once; the nodes go in the background (a later
+						// attempt
+						// of the same token would take them as its own meanwhile)
+						deleteAll(key, own.contains(name) ? own : List.of(name), null, "acquire")
+							.whenComplete((deleted, failure) -> {
+								if (failure != null) {
+									undoLateGrant(key, token);
+								}
+							});
+						return CompletableFuture.completedFuture(busy());
+					});
 				});
 			});
+	}
+
+	/**
+	 * Undo a create answered after its attempt gave up, or whose refusal could not delete
+	 * it, unless the lock was granted meanwhile: delete every node of the token.
+	 */
+	private void undoLateGrant(String key, String token) {
+		if (this.held.get(key, token) == null) {
+			children(key, "release")
+				.thenCompose((children) -> deleteAll(key, LockPaths.grantsOf(children, token), null, "release"));
+		}
 	}
 
 	/**
@@ -208,7 +281,7 @@ public final class ZooKeeperLockStore
 	private long granted(String key, String token, String name, Stat stat) {
 		Grant grant = new Grant(key, token, this.paths.child(key, name), stat.getCzxid(), stat.getEphemeralOwner());
 		this.held.add(grant);
-		watch(grant);
+		this.sessions.watch(grant);
 		return grant.fencingToken;
 	}
 
@@ -220,12 +293,13 @@ public final class ZooKeeperLockStore
 			return delete(key, grant.path, "release");
 		}
 		return children(key, "release").thenCompose((children) -> {
-			String name = LockPaths.grantOf(children, token);
-			if (name == null) {
+			List<String> own = LockPaths.grantsOf(children, token);
+			if (own.isEmpty()) {
 				return CompletableFuture.completedFuture(false);
 			}
-			boolean holder = name.equals(LockPaths.holder(children));
-			return delete(key, this.paths.child(key, name), "release").thenApply((deleted) -> deleted && holder);
+			return holder(key, children, Map.of(), "release")
+				.thenCompose((holder) -> deleteAll(key, own, null, "release")
+					.thenApply((deleted) -> holder != null && holder.isOneOf(own)));
 		});
 	}
 
@@ -256,25 +330,7 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		boolean connected = this.client.getZookeeperClient().isConnected();
-		List<CompletableFuture<RenewalOutcome>> outcomes = new ArrayList<>(renewals.size());
-		for (Renewal renewal : renewals) {
-			Grant grant = this.held.get(renewal.key(), renewal.token());
-			if (grant == null) {
-				outcomes.add(isOwner(renewal.key(), renewal.token()).toCompletableFuture()
-					.handle((owner, failure) -> (failure != null) ? RenewalOutcome.FAILED
-							: owner ? RenewalOutcome.RENEWED : RenewalOutcome.LOST));
-			}
-			else if (grant.lost() != null) {
-				outcomes.add(CompletableFuture.completedFuture(RenewalOutcome.LOST));
-			}
-			else {
-				outcomes
-					.add(CompletableFuture.completedFuture(connected ? RenewalOutcome.RENEWED : RenewalOutcome.FAILED));
-			}
-		}
-		return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> outcomes.stream().map(CompletableFuture::join).toList());
+		return this.renewals.renew(renewals, lease);
 	}
 
 	@Override
@@ -285,12 +341,12 @@ public final class ZooKeeperLockStore
 		}
 		return sync(key, "check the owner of").thenCompose((synced) -> {
 			if (grant != null) {
-				return stat(key, grant.path, "check the owner of").thenApply((stat) -> stat != null);
+				return stat(key, grant.path, "check the owner of").thenApply((stat) -> stat != null
+						&& stat.getEphemeralOwner() == grant.sessionId && currentSession() == grant.sessionId);
 			}
-			return children(key, "check the owner of").thenApply((children) -> {
-				String holder = LockPaths.holder(children);
-				return holder != null && holder.equals(LockPaths.grantOf(children, token));
-			});
+			return children(key, "check the owner of")
+				.thenCompose((children) -> holder(key, children, Map.of(), "check the owner of")
+					.thenApply((holder) -> holder != null && holder.isOneOf(LockPaths.grantsOf(children, token))));
 		});
 	}
 
@@ -304,19 +360,20 @@ public final class ZooKeeperLockStore
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
+		LockBackendException refused = refuseLease(keys.get(0), "acquire (several keys)", lease);
+		if (refused != null) {
+			return CompletableFuture.failedFuture(refused);
+		}
 		return new MultiGrant(this, keys, token).acquire();
 	}
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
-		return sync(key, "inspect").thenCompose((synced) -> children(key, "inspect")).thenCompose((children) -> {
-			String holder = LockPaths.holder(children);
-			if (holder == null) {
-				return CompletableFuture.completedFuture(new KeyState(null, null, 0));
-			}
-			return stat(key, this.paths.child(key, holder), "inspect").thenApply((stat) -> (stat != null)
-					? new KeyState(LockPaths.token(holder), null, stat.getCzxid()) : new KeyState(null, null, 0));
-		});
+		return sync(key, "inspect").thenCompose((synced) -> children(key, "inspect"))
+			.thenCompose((children) -> holder(key, children, Map.of(), "inspect"))
+			.thenApply((holder) -> (holder != null)
+					? new KeyState(LockPaths.token(holder.name()), null, holder.stat().getCzxid())
+					: new KeyState(null, null, 0));
 	}
 
 	@Override
@@ -325,16 +382,20 @@ public final class ZooKeeperLockStore
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
 		return sync(key, "force-release").thenCompose((synced) -> children(key, "force-release"))
-			.thenCompose((children) -> {
-				String holder = LockPaths.holder(children);
+			.thenCompose((children) -> holder(key, children, Map.of(), "force-release"))
+			.thenCompose((holder) -> {
 				if (holder == null) {
 					return CompletableFuture.completedFuture(null);
 				}
-				return delete(key, this.paths.child(key, holder), "force-release")
-					.thenApply((deleted) -> deleted ? LockPaths.token(holder) : null);
+				return delete(key, this.paths.child(key, holder.name()), "force-release")
+					.thenApply((deleted) -> deleted ? LockPaths.token(holder.name()) : null);
 			});
 	}
 
+	/**
+	 * Return the session timeout the ensemble negotiated, or, until the client first
+	 * connected, the one it asked for.
+	 */
 	@Override
 	public Duration sessionTimeout() {
 		int negotiated = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
@@ -353,6 +414,11 @@ public final class ZooKeeperLockStore
 		return (grant != null && HeldNodes.SESSION_EXPIRED.equals(grant.lost())) ? LossReason.SESSION_EXPIRED : null;
 	}
 
+	@Override
+	public Subscription onSessionInterrupted(Runnable listener) {
+		return this.sessions.onInterrupted(listener);
+	}
+
 	/**
 	 * Stop watching and stop following the connection; the nodes of locks still held stay
 	 * until they are released or the session ends. The client is the application's: it
@@ -361,9 +427,62 @@ public final class ZooKeeperLockStore
 	@Override
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
-			this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+			this.client.getConnectionStateListenable().removeListener(this.sessions);
 			this.watches.close();
+			this.sessions.close();
 		}
+	}
+
+	/**
+	 * Record the session timeout negotiated at a (re)connect. The first one is what the
+	 * startup check read; a later, shorter one makes the store check every lease again.
+	 */
+	void sessionNegotiated(Duration negotiated) {
+		Duration first = this.firstSession;
+		if (first == null) {
+			this.firstSession = negotiated;
+		}
+		else if (negotiated.compareTo(first) < 0) {
+			this.sessionShrank = true;
+			Duration lease = this.renewals.lastLease();
+			if (lease != null) {
+				// Logged at once, not at the next renewal
+				leaseProblem(lease);
+			}
+		}
+	}
+
+	/**
+	 * Return the failure of an operation whose lease is longer than
+	 * {@link #longestLease()} once the ensemble negotiated a shorter session than the
+	 * first, or {@code null}. The lease was checked against the first session at startup
+	 * (by the auto-configuration); a session negotiated shorter afterwards, for example
+	 * after a server's configuration changed, makes every acquisition and renewal with
+	 * too long a lease fail, so that holds end with their lease rather than outlive their
+	 * session.
+	 */
+	@Nullable LockBackendException refuseLease(String key, String what, Duration lease) {
+		String problem = this.sessionShrank ? leaseProblem(lease) : null;
+		return (problem != null) ? new LockBackendException(key, what, new IllegalStateException(problem)) : null;
+	}
+
+	/**
+	 * Return why {@code lease} is too long for the session, logged at error once per
+	 * lease and session timeout, or {@code null} when it is short enough.
+	 */
+	private @Nullable String leaseProblem(Duration lease) {
+		Duration longest = longestLease();
+		if (lease.compareTo(longest) <= 0) {
+			return null;
+		}
+		String problem = "The watchdog lease (" + lease + ") is longer than a third of the ZooKeeper session timeout ("
+				+ sessionTimeout() + " as negotiated with the ensemble): a holder cut off from the ensemble could "
+				+ "still trust its lease after its session ended; lower the lease to " + longest
+				+ " or less, or raise the session timeout";
+		if (!problem.equals(this.refusedLease.getAndSet(problem))) {
+			logger.error(problem + ". Every acquisition and renewal fails until then");
+		}
+		return problem;
 	}
 
 	CuratorFramework client() {
@@ -388,7 +507,7 @@ public final class ZooKeeperLockStore
 	long granted(String key, String token, String path, long fencingToken, long sessionId) {
 		Grant grant = new Grant(key, token, path, fencingToken, sessionId);
 		this.held.add(grant);
-		watch(grant);
+		this.sessions.watch(grant);
 		return fencingToken;
 	}
 
@@ -413,12 +532,52 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Delete {@code path}; return whether it existed.
+	 * Delete {@code path}; return whether it existed. A delete Curator sent again after
+	 * the connection dropped may find its first copy applied: a missing node then counts
+	 * as deleted when the connection was interrupted while the delete was on its way, so
+	 * that a release whose reply was lost is not reported as a loss. (Curator's own
+	 * {@code idempotent()} also hides a node someone else deleted.)
 	 */
 	CompletableFuture<Boolean> delete(String key, String path, String what) {
+		long interruptions = this.sessions.interruptions();
 		return this.background
 			.call(key, what, (callback) -> this.client.delete().inBackground(callback).forPath(path), Code.NONODE)
-			.thenApply((event) -> Background.code(event) == Code.OK);
+			.thenApply((event) -> Background.code(event) == Code.OK || this.sessions.interruptions() != interruptions);
+	}
+
+	/**
+	 * Delete the children {@code names} of the node of {@code key} but {@code kept}.
+	 */
+	CompletableFuture<Void> deleteAll(String key, List<String> names, @Nullable String kept, String what) {
+		List<CompletableFuture<Boolean>> deletes = new ArrayList<>(names.size());
+		for (String name : names) {
+			if (!name.equals(kept)) {
+				deletes.add(delete(key, this.paths.child(key, name), what));
+			}
+		}
+		return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
+	}
+
+	/**
+	 * Return the child holding the lock of {@code key} among {@code children}.
+	 */
+	CompletableFuture<@Nullable Holder> holder(String key, List<String> children, Map<String, Stat> known,
+			String what) {
+		return this.holders.find(key, children, known, what);
+	}
+
+	/**
+	 * Return the ACL of the store's nodes, or {@code null} for the client's provider's.
+	 */
+	@Nullable List<ACL> acl() {
+		return this.acl;
+	}
+
+	/**
+	 * Apply the store's ACL, if any, to a create and to the parents it creates.
+	 */
+	private <T> BackgroundPathAndBytesable<T> withAcl(ACLBackgroundPathAndBytesable<T> create) {
+		return (this.acl != null) ? create.withACL(this.acl, true) : create;
 	}
 
 	/**
@@ -431,66 +590,18 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Watch the node of a grant: its deletion while held means the lock was lost.
+	 * Return the id of the client's current session, or 0 while it is not connected.
 	 */
-	private void watch(Grant grant) {
-		try {
-			this.client.checkExists().usingWatcher(this.grantWatcher).inBackground((client, event) -> {
-				if (Background.code(event) == Code.NONODE) {
-					gone(grant);
-				}
-			}).forPath(grant.path);
-		}
-		catch (Exception ex) {
-			logger.debug("Could not watch " + grant.path + "; the next reconnect sets the watch again", ex);
-		}
+	long currentSession() {
+		return this.sessions.currentSession();
 	}
 
-	private void grantEvent(WatchedEvent event) {
-		Grant grant = (event.getType() == EventType.NodeDeleted && event.getPath() != null)
-				? this.held.at(event.getPath()) : null;
-		if (grant != null) {
-			gone(grant);
-		}
+	KeyWatches watches() {
+		return this.watches;
 	}
 
-	/**
-	 * Record that the node of {@code grant} is gone, once a round trip through the
-	 * client's session tells why: with its session when that session has ended by then
-	 * (the deletion may come just before the expiry reaches the client), else deleted by
-	 * someone.
-	 */
-	private void gone(Grant grant) {
-		try {
-			this.client.sync()
-				.inBackground((client,
-						event) -> grant.lose((Background.code(event) == Code.OK && currentSession() == grant.sessionId)
-								? HeldNodes.NODE_DELETED : HeldNodes.SESSION_EXPIRED))
-				.forPath(this.paths.basePath());
-		}
-		catch (Exception ex) {
-			grant.lose(HeldNodes.NODE_DELETED);
-		}
-	}
-
-	private long currentSession() {
-		try {
-			return this.client.getZookeeperClient().isConnected()
-					? this.client.getZookeeperClient().getZooKeeper().getSessionId() : 0;
-		}
-		catch (Exception ex) {
-			return 0;
-		}
-	}
-
-	private void stateChanged(CuratorFramework client, ConnectionState state) {
-		if (state == ConnectionState.LOST) {
-			this.held.sessionExpired();
-		}
-		else if (state == ConnectionState.RECONNECTED) {
-			this.held.all().stream().filter((grant) -> grant.lost() == null).forEach(this::watch);
-			this.watches.reconnected();
-		}
+	Renewals renewals() {
+		return this.renewals;
 	}
 
 }

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.faults;
+package dev.distlock.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,17 +34,21 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.testing.redis.RedisEndpoint;
 
 /**
- * A TCP proxy on loopback that the suite puts in front of one Redis or database link, to
- * delay, freeze or cut it. Each direction of each connection has a reader and a writer
- * thread: the reader queues what it reads, the writer forwards it once the direction's
- * delay has passed and the link is not frozen. When either side closes, bytes still
- * queued towards the other side are dropped, as a crashed host's unsent buffers are.
+ * A TCP proxy on loopback that a test puts in front of one server (Redis, a database, ZooKeeper), to
+ * delay, freeze or cut its links. Each direction of each connection has a reader and a
+ * writer thread: the reader queues what it reads, the writer forwards it once the
+ * direction's delay has passed and the link is not frozen. When either side closes, bytes
+ * still queued towards the other side are dropped, as a crashed host's unsent buffers
+ * are.
  *
  * @author distlock
+ * @since 0.1.0
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
 
-	private final RedisEndpoint target;
+	private final String targetHost;
+
+	private final int targetPort;
 
 	private final ServerSocket server;
 
@@ -58,8 +62,9 @@ final class TcpProxy implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	private TcpProxy(RedisEndpoint target) throws IOException {
-		this.target = target;
+	private TcpProxy(String targetHost, int targetPort) throws IOException {
+		this.targetHost = targetHost;
+		this.targetPort = targetPort;
 		this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		Thread acceptor = new Thread(this::accept, "proxy-accept-" + this.server.getLocalPort());
 		acceptor.setDaemon(true);
@@ -71,20 +76,38 @@ final class TcpProxy implements AutoCloseable {
 	 * @param target where to forward connections
 	 * @return the running proxy
 	 */
-	static TcpProxy start(RedisEndpoint target) {
+	public static TcpProxy start(RedisEndpoint target) {
+		return start(target.host(), target.port());
+	}
+
+	/**
+	 * Start a proxy to {@code host:port} on a free loopback port.
+	 * @param host where to forward connections
+	 * @param port the port to forward them to
+	 * @return the running proxy
+	 */
+	public static TcpProxy start(String host, int port) {
 		try {
-			return new TcpProxy(target);
+			return new TcpProxy(host, port);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Could not start a proxy to " + target, ex);
+			throw new IllegalStateException("Could not start a proxy to " + host + ":" + port, ex);
 		}
+	}
+
+	/**
+	 * Return where clients connect, as {@code host:port}.
+	 * @return the proxy's address
+	 */
+	public String address() {
+		return "127.0.0.1:" + this.server.getLocalPort();
 	}
 
 	/**
 	 * Return where clients connect.
 	 * @return the proxy's endpoint
 	 */
-	RedisEndpoint endpoint() {
+	public RedisEndpoint endpoint() {
 		return new RedisEndpoint("127.0.0.1", this.server.getLocalPort());
 	}
 
@@ -92,7 +115,7 @@ final class TcpProxy implements AutoCloseable {
 	 * Delay everything the server sends to the clients.
 	 * @param delay the delay
 	 */
-	void delayToClients(Duration delay) {
+	public void delayToClients(Duration delay) {
 		this.toClientDelayNanos = delay.toNanos();
 	}
 
@@ -100,15 +123,23 @@ final class TcpProxy implements AutoCloseable {
 	 * Stop forwarding in both directions, holding what arrives; the connections stay
 	 * open, as across a network partition.
 	 */
-	void freeze() {
+	public void freeze() {
 		this.frozen = true;
 	}
 
 	/**
 	 * Forward again what was held and what comes next.
 	 */
-	void thaw() {
+	public void thaw() {
 		this.frozen = false;
+	}
+
+	/**
+	 * Close every link open now, dropping what is queued on them, as a crashed switch
+	 * would; new connections are still accepted.
+	 */
+	public void cut() {
+		this.links.forEach(Link::close);
 	}
 
 	@Override
@@ -129,7 +160,7 @@ final class TcpProxy implements AutoCloseable {
 				Socket client = this.server.accept();
 				Socket upstream = new Socket();
 				try {
-					upstream.connect(new InetSocketAddress(this.target.host(), this.target.port()), 1000);
+					upstream.connect(new InetSocketAddress(this.targetHost, this.targetPort), 1000);
 				}
 				catch (IOException ex) {
 					client.close();
