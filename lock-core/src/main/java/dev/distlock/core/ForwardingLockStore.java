@@ -206,6 +206,21 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQu
 	}
 
 	@Override
+	public @Nullable LossReason lossKind(String key, String token) {
+		return delegateExtension(SessionLeaseExtension.class).lossKind(key, token);
+	}
+
+	@Override
+	public Duration longestLease() {
+		return delegateExtension(SessionLeaseExtension.class).longestLease();
+	}
+
+	@Override
+	public Subscription onSessionInterrupted(Runnable listener) {
+		return delegateExtension(SessionLeaseExtension.class).onSessionInterrupted(listener);
+	}
+
+	@Override
 	public void close() {
 		this.delegate.close();
 	}

@@ -84,7 +84,9 @@ class ForwardingLockStoreTests {
 
 	private static void forwardsEveryMethodOf(Class<?> type) throws Exception {
 		for (Method method : type.getDeclaredMethods()) {
-			if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || method.getName().equals("extension")
+			// Default methods too: a store may override them, and a decorator must pass
+			// that on
+			if (Modifier.isStatic(method.getModifiers()) || method.getName().equals("extension")
 					|| method.getName().equals("close")) {
 				continue;
 			}
@@ -186,7 +188,7 @@ class ForwardingLockStoreTests {
 		private final Object object = new Object();
 
 		Object answer(Class<?> returnType) {
-			return Stream.of(this.stage, this.subscription, this.duration, "answer", this.object)
+			return Stream.of(this.stage, this.subscription, this.duration, LossReason.FORCED, "answer", this.object)
 				.filter(returnType::isInstance)
 				.findFirst()
 				.orElseThrow(() -> new IllegalStateException("No test answer of type " + returnType.getName()));
