@@ -34,12 +34,12 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.testing.redis.RedisEndpoint;
 
 /**
- * A TCP proxy on loopback that a test puts in front of one server (Redis, a database, ZooKeeper), to
- * delay, freeze or cut its links. Each direction of each connection has a reader and a
- * writer thread: the reader queues what it reads, the writer forwards it once the
- * direction's delay has passed and the link is not frozen. When either side closes, bytes
- * still queued towards the other side are dropped, as a crashed host's unsent buffers
- * are.
+ * A TCP proxy on loopback that a test puts in front of one server (Redis, a database,
+ * ZooKeeper), to delay, freeze or cut its links. Each direction of each connection has a
+ * reader and a writer thread: the reader queues what it reads, the writer forwards it
+ * once the direction's delay has passed and the link is not frozen. When either side
+ * closes, bytes still queued towards the other side are dropped, as a crashed host's
+ * unsent buffers are.
  *
  * @author distlock
  * @since 0.1.0
