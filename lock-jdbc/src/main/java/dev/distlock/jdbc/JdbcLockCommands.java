@@ -323,6 +323,15 @@ final class JdbcLockCommands extends BlockingLockStore {
 	}
 
 	/**
+	 * Return the failure of a row that vanished while it was {@code taken} or
+	 * {@code locked}, its key escaped: it reaches logs as the cause of a
+	 * {@code LockBackendException}.
+	 */
+	static SQLException vanished(String key, String state) {
+		return new SQLException("The row of lock '" + LogSafe.escape(key) + "' vanished while it was " + state);
+	}
+
+	/**
 	 * Lock the row of {@code key}, inserting a free one if it is missing, and read it
 	 * with the database's clock. The statement that locks the row reads the clock too,
 	 * maybe before it waited for the row lock: a row it found held whose lease could have
@@ -342,14 +351,14 @@ final class JdbcLockCommands extends BlockingLockStore {
 			started = System.nanoTime();
 			row = readLocked(connection, key);
 			if (row == null) {
-				throw new SQLException("The row of lock '" + LogSafe.escape(key) + "' vanished while it was taken");
+				throw vanished(key, "taken");
 			}
 		}
 		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 		if (row.held() && row.remainingMillis() <= 2 * elapsedMillis + 1) {
 			row = readLocked(connection, key);
 			if (row == null) {
-				throw new SQLException("The row of lock '" + LogSafe.escape(key) + "' vanished while it was locked");
+				throw vanished(key, "locked");
 			}
 		}
 		return row;
