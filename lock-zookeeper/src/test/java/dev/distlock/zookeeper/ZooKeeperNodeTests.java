@@ -151,6 +151,29 @@ class ZooKeeperNodeTests {
 	}
 
 	@Test
+	void aReleaseWhoseReplyIsLostWhenTheLinkDropsIsStillARelease() throws Exception {
+		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort())) {
+			CuratorFramework client = newClient(proxy.address(), null);
+			ZooKeeperLockStore store = new ZooKeeperLockStore(client, SESSION);
+			LockPaths paths = new LockPaths(ZooKeeperLockStore.DEFAULT_BASE_PATH);
+			CuratorFramework observer = newClient(null);
+			assertThat(join(store.tryAcquire("order:18", "t1", LEASE)).acquired()).isTrue();
+			// The delete reaches the server, its reply is held, and the link drops:
+			// Curator sends the delete again on the next link, and finds no node
+			proxy.delayToClients(Duration.ofSeconds(30));
+			CompletableFuture<Boolean> release = store.release("order:18", "t1").toCompletableFuture();
+			await().atMost(Duration.ofSeconds(5)).until(() -> grantCount(observer, paths.keyPath("order:18")) == 0);
+			proxy.cut();
+			proxy.delayToClients(Duration.ZERO);
+			assertThat(release.get(20, TimeUnit.SECONDS)).as("a release, not a loss").isTrue();
+		}
+	}
+
+	private static int grantCount(CuratorFramework observer, String keyPath) throws Exception {
+		return (observer.checkExists().forPath(keyPath) != null) ? observer.getChildren().forPath(keyPath).size() : 0;
+	}
+
+	@Test
 	void aRefusedAttemptDeletesEveryNodeOfItsToken() throws Exception {
 		CuratorFramework client = newClient(null);
 		ZooKeeperLockStore holder = new ZooKeeperLockStore(newClient(null), SESSION);
