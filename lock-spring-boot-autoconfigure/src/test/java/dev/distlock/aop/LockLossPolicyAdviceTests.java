@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import javax.sql.DataSource;
+
 import dev.distlock.LockLostAfterCompletionException;
 import dev.distlock.LockLostException;
 import dev.distlock.annotation.DistributedLock;
@@ -32,10 +34,21 @@ import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.ForwardingLockStore;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.LockStore;
+import dev.distlock.jdbc.JdbcLockStore;
+import dev.distlock.jdbc.JdbcLockStoreSettings;
 import dev.distlock.memory.ControllableInMemoryLockStore;
+import dev.distlock.zookeeper.ZooKeeperLockStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -45,17 +58,21 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code @DistributedLock(onLoss = ...)}: a lock taken over while the method runs, on the
- * in-memory store and on Redis, cancels a {@code CompletableFuture}, a {@code Mono} and a
- * {@code Flux} ({@code CANCEL}) or interrupts a synchronous method ({@code INTERRUPT});
- * the caller gets {@link LockLostException}, and the call never takes the lock again. A
- * policy the method cannot follow fails startup.
+ * {@code @DistributedLock(onLoss = ...)}: a lock taken over while the method runs, on
+ * each store (in-memory, Redis, JDBC on H2, ZooKeeper on a {@link TestingServer}),
+ * cancels a {@code CompletableFuture}, a {@code Mono} and a {@code Flux} ({@code CANCEL})
+ * or interrupts a synchronous method ({@code INTERRUPT}); the caller gets
+ * {@link LockLostException}, and the call never takes the lock again. A policy the method
+ * cannot follow fails startup.
  *
  * @author distlock
  */
@@ -65,10 +82,32 @@ class LockLossPolicyAdviceTests extends RedisAdviceTestSupport {
 
 	private final ControllableInMemoryLockStore memory = new ControllableInMemoryLockStore();
 
+	private static TestingServer zooKeeper;
+
+	private static EmbeddedDatabase database;
+
+	/**
+	 * On JDBC and ZooKeeper, another instance's client: it force-releases and takes keys
+	 * in the store, as an operator or another instance would.
+	 */
+	private @Nullable DefaultLockClient otherClient;
+
 	enum Store {
 
-		MEMORY, REDIS
+		MEMORY, REDIS, JDBC, ZOOKEEPER
 
+	}
+
+	@BeforeAll
+	static void startJdbcAndZooKeeper() throws Exception {
+		zooKeeper = new TestingServer(true);
+		database = new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build();
+	}
+
+	@AfterAll
+	static void stopJdbcAndZooKeeper() throws Exception {
+		zooKeeper.close();
+		database.shutdown();
 	}
 
 	@ParameterizedTest
@@ -165,7 +204,7 @@ class LockLossPolicyAdviceTests extends RedisAdviceTestSupport {
 				other.release();
 			}
 			else {
-				assertThat(this.memory.isLocked("all-b")).as("the other owner keeps it").isTrue();
+				assertThat(isLocked(store, "all-b")).as("the other owner keeps it").isTrue();
 			}
 			await().atMost(WAIT).until(() -> context.getBean(DefaultLockClient.class).heldCount() == 0);
 		});
@@ -222,41 +261,98 @@ class LockLossPolicyAdviceTests extends RedisAdviceTestSupport {
 	}
 
 	private void run(Store store, WorkTest test) {
-		ApplicationContextRunner runner = (store == Store.REDIS) ? contextRunner() : memoryRunner();
-		runner.withPropertyValues("distlock.watchdog-lease=300ms")
-			.withBean(Work.class)
-			.run((context) -> test.run(context, context.getBean(Work.class)));
+		application(store).withPropertyValues("distlock.watchdog-lease=300ms").withBean(Work.class).run((context) -> {
+			this.otherClient = otherClient(store);
+			try {
+				test.run(context, context.getBean(Work.class));
+			}
+			finally {
+				if (this.otherClient != null) {
+					this.otherClient.close();
+				}
+			}
+		});
+	}
+
+	private ApplicationContextRunner application(Store store) {
+		return switch (store) {
+			case MEMORY -> memoryRunner();
+			case REDIS -> contextRunner();
+			case JDBC -> baseRunner().withBean(DataSource.class, () -> database)
+				.withPropertyValues("distlock.store=jdbc", "distlock.jdbc.initialize-schema=always");
+			case ZOOKEEPER -> baseRunner().withPropertyValues("distlock.store=zookeeper",
+					"distlock.zookeeper.connect-string=" + zooKeeper.getConnectString(),
+					"distlock.zookeeper.session-timeout=10s");
+		};
+	}
+
+	private static @Nullable DefaultLockClient otherClient(Store store) {
+		return switch (store) {
+			case MEMORY, REDIS -> null;
+			case JDBC -> new DefaultLockClient(new JdbcLockStore(database, JdbcLockStoreSettings.builder().build()));
+			case ZOOKEEPER -> {
+				CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), 10_000, 5_000,
+						new RetryOneTime(100));
+				client.start();
+				yield new DefaultLockClient(
+						new ClientClosingStore(new ZooKeeperLockStore(client, Duration.ofSeconds(10)), client));
+			}
+		};
 	}
 
 	private ApplicationContextRunner memoryRunner() {
+		return baseRunner().withBean(LockStore.class, () -> this.memory);
+	}
+
+	private static ApplicationContextRunner baseRunner() {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class))
-			.withBean(LockStore.class, () -> this.memory);
+			.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class));
 	}
 
 	/**
-	 * Delete the key in the store, as an operator or an eviction would.
+	 * Delete the key in the store, as an operator or an eviction would; on JDBC and
+	 * ZooKeeper, another instance force-releases it.
 	 */
 	private void forceDelete(Store store, String key) {
-		if (store == Store.REDIS) {
-			redis.delete(redisKey(this.prefix, key));
-		}
-		else {
-			this.memory.expire(key);
+		switch (store) {
+			case MEMORY -> this.memory.expire(key);
+			case REDIS -> redis.delete(redisKey(this.prefix, key));
+			case JDBC, ZOOKEEPER -> assertThat(other().forceRelease(key).released()).as("force-released").isTrue();
 		}
 	}
 
 	/**
-	 * Give the key to another client: on Redis, another instance takes it once deleted,
-	 * and its hold is returned.
+	 * Give the key to another client, and return its hold when it is another instance's.
 	 */
-	private LockHold takeOver(Store store, String key) throws InterruptedException {
-		if (store == Store.REDIS) {
-			redis.delete(redisKey(this.prefix, key));
-			return otherInstance().acquire(key, Duration.ofSeconds(5), null);
+	private @Nullable LockHold takeOver(Store store, String key) throws InterruptedException {
+		switch (store) {
+			case MEMORY -> {
+				this.memory.takeOver(key, "another-client:1");
+				return null;
+			}
+			case REDIS -> {
+				redis.delete(redisKey(this.prefix, key));
+				return otherInstance().acquire(key, Duration.ofSeconds(5), null);
+			}
+			default -> {
+				forceDelete(store, key);
+				return other().acquire(key, Duration.ofSeconds(5), null);
+			}
 		}
-		this.memory.takeOver(key, "another-client:1");
-		return null;
+	}
+
+	private boolean isLocked(Store store, String key) {
+		return switch (store) {
+			case MEMORY -> this.memory.isLocked(key);
+			case REDIS -> lockedKeys().contains(key);
+			case JDBC, ZOOKEEPER -> other().inspect(key).held();
+		};
+	}
+
+	private DefaultLockClient other() {
+		DefaultLockClient other = this.otherClient;
+		assertThat(other).as("another instance's client").isNotNull();
+		return other;
 	}
 
 	/**
@@ -266,9 +362,27 @@ class LockLossPolicyAdviceTests extends RedisAdviceTestSupport {
 	private void assertNotTakenAgain(Store store, ConfigurableApplicationContext context, String key) {
 		LockClient client = context.getBean(LockClient.class);
 		await().atMost(WAIT).until(() -> ((DefaultLockClient) client).heldCount() == 0);
-		await().during(Duration.ofMillis(400))
-			.atMost(WAIT)
-			.until(() -> (store == Store.REDIS) ? !lockedKeys().contains(key) : !this.memory.isLocked(key));
+		await().during(Duration.ofMillis(400)).atMost(WAIT).until(() -> !isLocked(store, key));
+	}
+
+	/**
+	 * Another instance's ZooKeeper store, which closes its own client with it.
+	 */
+	private static final class ClientClosingStore extends ForwardingLockStore {
+
+		private final CuratorFramework client;
+
+		ClientClosingStore(LockStore delegate, CuratorFramework client) {
+			super(delegate);
+			this.client = client;
+		}
+
+		@Override
+		public void close() {
+			super.close();
+			this.client.close();
+		}
+
 	}
 
 	@FunctionalInterface
