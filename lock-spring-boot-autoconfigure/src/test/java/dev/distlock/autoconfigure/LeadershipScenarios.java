@@ -185,6 +185,8 @@ abstract class LeadershipScenarios {
 	}
 
 	private void assertRevokedBeforeGranted(Roles roles, Reason reason) {
+		// The granted event follows the new leader's isLeader() turning true
+		await().atMost(MARGIN).until(() -> isGranted(id(roles.other())));
 		Timeline.Entry revoked = this.timeline.last(id(roles.leader()));
 		Timeline.Entry granted = this.timeline.last(id(roles.other()));
 		assertThat(revoked).isNotNull();
@@ -193,6 +195,11 @@ abstract class LeadershipScenarios {
 		assertThat(revoked.reason()).isEqualTo(reason);
 		assertThat(granted.granted()).isTrue();
 		assertThat(revoked.nanos()).isLessThan(granted.nanos());
+	}
+
+	private boolean isGranted(String instance) {
+		Timeline.Entry last = this.timeline.last(instance);
+		return last != null && last.granted();
 	}
 
 	private boolean isRevoked(String instance) {

@@ -16,12 +16,11 @@
 
 package dev.distlock.autoconfigure;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.distlock.testing.TcpProxy;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -33,24 +32,28 @@ import org.springframework.context.ApplicationContext;
 
 /**
  * {@link LeadershipScenarios Leadership} on ZooKeeper (Curator's {@link TestingServer},
- * with a short tick so that short sessions are allowed): each instance has its own
- * session, through a proxy of its own. A leader cut off from the ensemble (its proxy cut)
- * keeps its session on the server until the session timeout, longer than the watchdog
- * lease, which ran out on the leader's side before.
+ * with a tick of 200 ms, so that sessions of 400 ms to 4 s are allowed): each instance
+ * has its own session, through a proxy of its own. A leader cut off from the ensemble
+ * (its proxy cut) keeps its session on the server until the session timeout, longer than
+ * the watchdog lease, which ran out on the leader's side before.
  *
  * @author distlock
  */
 class ZooKeeperLeadershipTests extends LeadershipScenarios {
 
-	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(2);
+	/**
+	 * Three times the scenarios' one-second lease: a ZooKeeper lease may be a third of
+	 * the session at most.
+	 */
+	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
 
 	private static TestingServer server;
 
-	private final Map<String, CuttableProxy> proxies = new ConcurrentHashMap<>();
+	private final Map<String, TcpProxy> proxies = new ConcurrentHashMap<>();
 
 	@BeforeAll
 	static void startServer() throws Exception {
-		server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 100, -1), true);
+		server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 200, -1), true);
 	}
 
 	@AfterAll
@@ -60,33 +63,23 @@ class ZooKeeperLeadershipTests extends LeadershipScenarios {
 
 	@AfterEach
 	void closeProxies() {
-		this.proxies.values().forEach(CuttableProxy::close);
+		this.proxies.values().forEach(TcpProxy::close);
 	}
 
 	@Override
 	ApplicationContextRunner onStore(ApplicationContextRunner runner) {
-		CuttableProxy proxy = newProxy();
+		TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort());
+		this.proxies.put(proxy.address(), proxy);
 		return runner.withPropertyValues("distlock.store=zookeeper",
-				"distlock.zookeeper.connect-string=127.0.0.1:" + proxy.port(),
+				"distlock.zookeeper.connect-string=" + proxy.address(),
 				"distlock.zookeeper.session-timeout=" + SESSION_TIMEOUT.toMillis() + "ms",
-				"test.proxy=" + proxy.port());
+				"test.proxy=" + proxy.address());
 	}
 
 	@Override
 	Duration cutOff(ApplicationContext leader) {
 		this.proxies.get(leader.getEnvironment().getProperty("test.proxy")).cut();
 		return SESSION_TIMEOUT;
-	}
-
-	private CuttableProxy newProxy() {
-		try {
-			CuttableProxy proxy = new CuttableProxy(server.getPort());
-			this.proxies.put(String.valueOf(proxy.port()), proxy);
-			return proxy;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
