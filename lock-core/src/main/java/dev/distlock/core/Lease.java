@@ -193,6 +193,10 @@ final class Lease {
 		this.validUntilNanos = Math.min(this.validUntilNanos, nowNanos);
 	}
 
+	private synchronized boolean isViewEnded() {
+		return this.viewEnded;
+	}
+
 	/**
 	 * Record that the lock was found lost; the first reason wins.
 	 * @param reason how the loss was found
@@ -213,12 +217,14 @@ final class Lease {
 	/**
 	 * Record that the lock was found lost and tell the listener, once. A loss already
 	 * recorded, or a lease whose local view had already run out, keeps its own kind: a
-	 * key found gone after the lease ran out expired rather than being taken.
+	 * key found gone after the lease ran out expired rather than being taken. A view
+	 * ended by an interrupted session ({@link #endView}) is the exception: the store
+	 * knows best what became of the lock, for example that its session expired.
 	 * @param kind the kind of loss, for metrics, unless one is already known
 	 * @param reason how the loss was found
 	 */
 	void reportLost(LossReason kind, String reason) {
-		LossReason known = lossKind();
+		LossReason known = (isViewEnded() && this.loss.get() == null) ? null : lossKind();
 		lost((known != null) ? known : kind, reason);
 		LossReason recorded = lossKind();
 		LossReason reported = (recorded != null) ? recorded : kind;
