@@ -34,8 +34,8 @@ import org.springframework.context.ApplicationContext;
  * {@link LeadershipScenarios Leadership} on ZooKeeper (Curator's {@link TestingServer},
  * with a tick of 200 ms, so that sessions of 400 ms to 4 s are allowed): each instance
  * has its own session, through a proxy of its own. A leader cut off from the ensemble
- * (its proxy cut) keeps its session on the server until the session timeout, longer than
- * the watchdog lease, which ran out on the leader's side before.
+ * (its proxy frozen, new links too) keeps its session on the server until the session
+ * timeout, longer than the watchdog lease, which ran out on the leader's side before.
  *
  * @author distlock
  */
@@ -78,7 +78,7 @@ class ZooKeeperLeadershipTests extends LeadershipScenarios {
 
 	@Override
 	Duration cutOff(ApplicationContext leader) {
-		this.proxies.get(leader.getEnvironment().getProperty("test.proxy")).cut();
+		this.proxies.get(leader.getEnvironment().getProperty("test.proxy")).freeze();
 		return SESSION_TIMEOUT;
 	}
 
