@@ -313,7 +313,7 @@ public class DistlockEndpoint {
 			Instant since = leadership.leaderSince().orElse(null);
 			OptionalLong token = leadership.fencingToken();
 			boolean leads = since != null && token.isPresent();
-			return new LeaderDescriptor(leadership.name(), leads, leads ? since.toString() : null,
+			return new LeaderDescriptor(leadership.name(), leads, (since != null && leads) ? since.toString() : null,
 					leads ? token.getAsLong() : null);
 		}
 

@@ -270,7 +270,11 @@ public final class LeaderCampaign implements Leadership, SmartLifecycle {
 		}
 		this.failing = false;
 		ScheduledExecutorService current = this.scheduler;
-		Assert.state(current != null, "Not started");
+		if (current == null) {
+			// Stopped meanwhile
+			release(hold);
+			return;
+		}
 		current.schedule(() -> takeOffice(hold), OFFICE_DELAY.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
@@ -290,7 +294,11 @@ public final class LeaderCampaign implements Leadership, SmartLifecycle {
 			return;
 		}
 		ScheduledExecutorService current = this.scheduler;
-		Assert.state(current != null, "Not started");
+		if (current == null) {
+			// Stopped meanwhile
+			release(hold);
+			return;
+		}
 		this.term = new LeaderTerm(hold, Instant.now(), HoldLossWatch.start(hold, current, () -> lost(hold)));
 		logger.info(
 				"This instance leads '" + LogSafe.escape(this.name) + "' (fencing token " + hold.fencingToken() + ")");

@@ -58,15 +58,23 @@ final class Holders {
 	private CompletableFuture<@Nullable Holder> from(String key, List<String> candidates, int index,
 			Map<String, Stat> known, String what) {
 		if (index >= candidates.size()) {
-			return CompletableFuture.completedFuture(null);
+			return CompletableFuture.<@Nullable Holder>completedFuture(null);
 		}
 		String name = candidates.get(index);
 		Stat stat = known.get(name);
-		CompletableFuture<@Nullable Stat> read = (stat != null) ? CompletableFuture.completedFuture(stat)
+		CompletableFuture<@Nullable Stat> read = (stat != null)
+				? CompletableFuture.<@Nullable Stat>completedFuture(stat)
 				: this.store.stat(key, this.store.paths().child(key, name), what);
-		return read.thenCompose((found) -> (found != null && found.getEphemeralOwner() != 0)
-				? CompletableFuture.completedFuture(new Holder(name, found))
-				: from(key, candidates, index + 1, known, what));
+		return read
+			.<@Nullable Holder>thenCompose((found) -> holderOrNext(key, candidates, index, known, what, name, found));
+	}
+
+	private CompletableFuture<@Nullable Holder> holderOrNext(String key, List<String> candidates, int index,
+			Map<String, Stat> known, String what, String name, @Nullable Stat found) {
+		if (found != null && found.getEphemeralOwner() != 0) {
+			return CompletableFuture.<@Nullable Holder>completedFuture(new Holder(name, found));
+		}
+		return from(key, candidates, index + 1, known, what);
 	}
 
 	/**
