@@ -61,8 +61,14 @@ public class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
 	 */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 200;
 
+	/**
+	 * Matches the methods annotated with {@code @LeaderOnly}.
+	 */
 	private final Pointcut pointcut;
 
+	/**
+	 * Runs a matched method only while this instance leads.
+	 */
 	private final LeaderOnlyInterceptor advice;
 
 	/**
