@@ -103,44 +103,32 @@ final class Acquisition {
 
 	private final List<Lease> granted = new ArrayList<>();
 
-	private final List<Subscription> subscriptions = new ArrayList<>();
+	/** The key asked for next, and the owner tokens. */
+	private final KeyCursor cursor;
 
-	private final String[] tokens;
+	/** The subscriptions, store-waiter count and re-check of a refused caller. */
+	private final ReleaseWait waiting;
 
 	private int turns;
 
 	private @Nullable CompletableFuture<Void> pendingTurn;
-
-	/** Whether every key is asked for in one request. */
-	private boolean all;
-
-	/** The key asked for next, key by key. */
-	private int index;
-
-	/** The keys whose subscriptions are open, if any. */
-	private @Nullable List<Integer> subscribedKeys;
 
 	/** The key this caller registered as waiting for in the store; -1 for none. */
 	private int registered = -1;
 
 	private Phase phase = Phase.TAKING_TURNS;
 
-	/** The key this caller is counted as waiting in the store for, if any. */
-	private @Nullable String countedKey;
-
-	private long wakeUps;
-
 	/** The store's clock as the last refusal of one key told it, if it did. */
 	private @Nullable StoreClockReading storeClock;
-
-	private long wakeUpsAtRequest;
-
-	private @Nullable ScheduledFuture<?> recheck;
 
 	private @Nullable ScheduledFuture<?> deadlineTask;
 
 	private boolean deadlineArmed;
 
+	/**
+	 * Why the acquisition was stopped while a request was in flight; the reply then gives
+	 * up ({@link #replied}).
+	 */
 	private @Nullable Throwable stopped;
 
 	private @Nullable Duration holderLeaseRemaining;
@@ -166,14 +154,14 @@ final class Acquisition {
 		this.goal = goal;
 		this.entries = entries;
 		this.trackings = goal.track(engine, name, entries);
-		this.index = goal.start();
+		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
+		this.waiting = new ReleaseWait(engine);
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
 		this.waits = waitNanos > 0;
 		this.waitsForever = waitNanos >= Locks.forever();
 		this.deadline = System.nanoTime() + waitNanos;
 		this.waitTime = waitTime;
-		this.tokens = new String[entries.size()];
 	}
 
 	/**
@@ -194,7 +182,8 @@ final class Acquisition {
 
 	/**
 	 * Stop the acquisition: it gives up at once unless a request is in flight, in which
-	 * case it gives up when the reply arrives, releasing a grant it brings.
+	 * case it gives up when the reply arrives ({@link #replied}), releasing a grant it
+	 * brings.
 	 * @param reason the outcome to report: a {@link CancellationException}, an
 	 * interruption, the client's closing
 	 */
@@ -249,15 +238,40 @@ final class Acquisition {
 		while (this.pendingEvents.decrementAndGet() != 0);
 	}
 
+	/**
+	 * Post the reply to a store request: the acquisition waits again, {@code reply}
+	 * records what the store did (a grant, a refusal, a failure) and returns the step
+	 * that follows, which runs unless the acquisition was stopped while the request was
+	 * in flight: then it gives up instead, releasing what the reply granted. The one
+	 * place such a stop takes effect.
+	 */
+	private void replied(Reply reply) {
+		post(() -> {
+			enter(Phase.WAITING);
+			Runnable next = reply.record();
+			if (isDone() || isRequesting()) {
+				return;
+			}
+			Throwable reason = this.stopped;
+			if (reason != null) {
+				finish(reason);
+				return;
+			}
+			next.run();
+		});
+	}
+
 	private void failed(Throwable failure) {
 		try {
 			finish(failure);
 		}
 		catch (RuntimeException | Error ex) {
 			failure.addSuppressed(ex);
-			logger.warn("Acquisition of lock '" + LogSafe.escape(key()) + "' failed", failure);
+			logger.warn("Acquisition of lock '" + LogSafe.escape(this.cursor.key()) + "' failed", failure);
 		}
 	}
+
+	// Local turns
 
 	private void takeTurns() {
 		while (!isDone() && this.variant.takesTurn() && this.turns < this.entries.size()) {
@@ -309,11 +323,11 @@ final class Acquisition {
 		}
 	}
 
+	/**
+	 * Every turn is taken (none is stopped meanwhile: a stop outside a request gives up
+	 * at once): adopt a lock handed over, yield, or attempt.
+	 */
 	private void turnsTaken() {
-		if (this.stopped != null) {
-			finish(this.stopped);
-			return;
-		}
 		if (this.variant.takesTurn() && this.entries.size() == 1) {
 			LockEntry entry = this.entries.get(0);
 			CohortGrant handedOver = entry.handOver.getAndSet(null);
@@ -325,11 +339,11 @@ final class Acquisition {
 			if (yieldNanos > 0) {
 				armDeadline();
 				enter(Phase.WAITING);
-				this.recheck = this.engine.schedule(() -> post(this::onRecheck), yieldNanos);
+				armRecheck(yieldNanos);
 				return;
 			}
 		}
-		this.all = this.entries.size() > 1 && this.variant.atomicAll();
+		this.cursor.askAll(this.entries.size() > 1 && this.variant.atomicAll());
 		attempt();
 	}
 
@@ -340,36 +354,29 @@ final class Acquisition {
 	private void adopt(LockEntry entry, CohortGrant handedOver) {
 		if (this.lease.equals(handedOver.lease())) {
 			adopted(entry, handedOver, handedOver.requestedAtNanos());
+			advance();
 			return;
 		}
 		long requestedAt = System.nanoTime();
 		enter(Phase.REQUESTING);
 		Stages.send(() -> entry.ownership.expireAfter(entry.key, handedOver.token(), this.lease))
-			.whenComplete((owned, failure) -> post(() -> {
-				enter(Phase.WAITING);
+			.whenComplete((owned, failure) -> replied(() -> {
 				if (failure == null && Boolean.TRUE.equals(owned)) {
 					adopted(entry, handedOver, requestedAt);
-					return;
+					return this::advance;
 				}
 				this.engine.releaseInBackground(entry, handedOver.token());
-				if (this.stopped != null) {
-					finish(this.stopped);
-					return;
-				}
-				this.all = false;
-				attempt();
+				this.cursor.askAll(false);
+				return this::attempt;
 			}));
 	}
 
 	private void adopted(LockEntry entry, CohortGrant handedOver, long requestedAt) {
 		this.granted.add(this.engine.grant(entry, handedOver.token(), handedOver.fencingToken(), this.lease,
 				this.renewable, requestedAt, this.trackings.get(0), handedOver.handOffs()));
-		if (this.stopped != null) {
-			finish(this.stopped);
-			return;
-		}
-		succeed();
 	}
+
+	// Store requests
 
 	private void attempt() {
 		if (isDone()) {
@@ -380,108 +387,83 @@ final class Acquisition {
 			return;
 		}
 		enter(Phase.REQUESTING);
-		this.wakeUpsAtRequest = this.wakeUps;
-		boolean waiting = this.waits && this.stopped == null && this.deadline - System.nanoTime() > 0;
+		this.waiting.requestSent();
+		boolean waiting = this.waits && this.deadline - System.nanoTime() > 0;
 		long requestedAt = System.nanoTime();
 		CompletionStage<@Nullable List<Attempt>> request;
-		if (this.all) {
-			String token = token(0);
-			for (int i = 1; i < this.tokens.length; i++) {
-				this.tokens[i] = token;
-			}
-			request = requestAll(token);
+		if (this.cursor.isAll()) {
+			request = Stages.send(this::requestAll);
 		}
 		else {
-			int at = this.index;
+			int at = this.cursor.index();
 			LockEntry entry = this.entries.get(at);
-			request = Stages.send(() -> this.variant.request(entry.key, token(at), this.lease, waiting))
+			String token = this.cursor.token(at);
+			request = Stages.send(() -> this.variant.request(entry.key, token, this.lease, waiting))
 				.thenApply(List::of);
 			if (waiting) {
 				this.registered = at;
 			}
 		}
-		request.whenComplete((attempts, failure) -> post(() -> onReply(attempts, failure, requestedAt)));
+		request.whenComplete((attempts, failure) -> replied(() -> onAttempt(attempts, failure, requestedAt)));
 	}
 
-	private void onReply(@Nullable List<Attempt> attempts, @Nullable Throwable failure, long requestedAt) {
-		enter(Phase.WAITING);
+	/**
+	 * Record the reply to an attempt and return what follows it.
+	 */
+	private Runnable onAttempt(@Nullable List<Attempt> attempts, @Nullable Throwable failure, long requestedAt) {
 		if (failure != null) {
 			// The store may still run the request: release what it may have granted
-			requestedKeys().forEach((i) -> this.engine.releaseInBackground(this.entries.get(i), token(i)));
+			this.cursor.requestedKeys()
+				.forEach((i) -> this.engine.releaseInBackground(this.entries.get(i), this.cursor.token(i)));
 			finish(Stages.unwrap(failure));
-			return;
+			return () -> {
+			};
 		}
 		if (attempts == null) {
 			// The store cannot take these keys in one step: key by key
-			this.all = false;
-			attempt();
-			return;
+			this.cursor.askAll(false);
+			return this::attempt;
 		}
 		if (attempts.get(0).acquired()) {
-			for (int i : requestedKeys()) {
-				this.granted
-					.add(this.engine.grant(this.entries.get(i), token(i), attempts.get(i - first()).fencingToken(),
-							this.lease, this.renewable, requestedAt, this.trackings.get(i), 0));
+			int first = this.cursor.first();
+			for (int i : this.cursor.requestedKeys()) {
+				this.granted.add(this.engine.grant(this.entries.get(i), this.cursor.token(i),
+						attempts.get(i - first).fencingToken(), this.lease, this.renewable, requestedAt,
+						this.trackings.get(i), 0));
 			}
-			if (this.registered == this.index) {
+			if (this.registered == this.cursor.index()) {
 				this.registered = -1;
 			}
-			if (this.stopped != null) {
-				finish(this.stopped);
-				return;
-			}
-			int next = this.all ? -1 : this.goal.afterGrant(this.index);
-			if (next < 0) {
-				succeed();
-				return;
-			}
-			this.index = next;
-			closeSubscriptions();
-			attempt();
-			return;
+			return this::advance;
 		}
 		refused(attempts);
 		Attempt refusal = attempts.get(0);
-		this.storeClock = (!this.all && refusal.knowsStoreClock())
+		this.storeClock = (!this.cursor.isAll() && refusal.knowsStoreClock())
 				? new StoreClockReading(requestedAt, refusal.storeClockMillis()) : null;
-		if (this.stopped != null) {
-			finish(this.stopped);
+		return this::afterRefusal;
+	}
+
+	private CompletionStage<@Nullable List<Attempt>> requestAll() {
+		return this.variant.requestAll(this.cursor.keys(), this.cursor.tokenOfAll(), this.lease);
+	}
+
+	/**
+	 * The one grant-and-advance: with what was just granted held, ask for the next key
+	 * the goal needs, or succeed.
+	 */
+	private void advance() {
+		int next = this.cursor.isAll() ? -1 : this.goal.afterGrant(this.cursor.index());
+		if (next < 0) {
+			succeed();
 			return;
 		}
-		int next = this.all ? -1 : this.goal.next();
-		if (next >= 0) {
-			// Another key may serve: ask for it without waiting
-			this.index = next;
-			attempt();
-			return;
-		}
-		long remaining = this.deadline - System.nanoTime();
-		if (!this.waits || remaining <= 0) {
-			finish(null);
-			return;
-		}
-		armDeadline();
-		if (!isSubscribed()) {
-			subscribe();
-			// Ask again: a release before the subscription listened went unheard
-			this.index = this.goal.restart(this.index);
-			attempt();
-			return;
-		}
-		if (this.wakeUps != this.wakeUpsAtRequest) {
-			attempt();
-			return;
-		}
-		if (this.countedKey == null) {
-			this.countedKey = key();
-			this.engine.waitingInStore(this.countedKey, 1);
-		}
-		long delay = Math.min(remaining, Math.min(this.variant.maxRecheckNanos(), recheckNanos()));
-		this.recheck = this.engine.schedule(() -> post(this::onRecheck), delay);
+		this.cursor.moveTo(next);
+		this.waiting.closeSubscriptions();
+		attempt();
 	}
 
 	private void refused(List<Attempt> attempts) {
-		List<Integer> keys = requestedKeys();
+		List<Integer> keys = this.cursor.requestedKeys();
 		for (int i = 0; i < attempts.size(); i++) {
 			Duration remaining = attempts.get(i).holderLeaseRemaining();
 			if (remaining != null || i == attempts.size() - 1) {
@@ -493,22 +475,65 @@ final class Acquisition {
 	}
 
 	/**
+	 * Refused: ask for another key that may serve, give up at the deadline, or wait for a
+	 * release (subscribing first, then asking again, since a release before the
+	 * subscription listened went unheard) with a re-check armed.
+	 */
+	private void afterRefusal() {
+		int next = this.cursor.isAll() ? -1 : this.goal.next();
+		if (next >= 0) {
+			// Another key may serve: ask for it without waiting
+			this.cursor.moveTo(next);
+			attempt();
+			return;
+		}
+		long remaining = this.deadline - System.nanoTime();
+		if (!this.waits || remaining <= 0) {
+			finish(null);
+			return;
+		}
+		armDeadline();
+		if (!this.waiting.isSubscribed(waitKeys())) {
+			subscribe();
+			// Ask again: a release before the subscription listened went unheard
+			this.cursor.moveTo(this.goal.restart(this.cursor.index()));
+			attempt();
+			return;
+		}
+		if (this.waiting.wokeSinceRequest()) {
+			attempt();
+			return;
+		}
+		this.waiting.countAsWaiting(this.cursor.key());
+		armRecheck(Math.min(remaining, Math.min(this.variant.maxRecheckNanos(), recheckNanos())));
+	}
+
+	// Waiting for a release
+
+	private void subscribe() {
+		this.waiting.subscribe(waitKeys(), (i) -> this.variant.subscribe(this.entries.get(i).key, this.cursor.token(i),
+				(grant) -> post(() -> onWakeUp(i, grant))));
+	}
+
+	private List<Integer> waitKeys() {
+		return this.cursor.isAll() ? this.cursor.requestedKeys() : this.goal.waitKeys(this.cursor.index());
+	}
+
+	/**
 	 * A release that may let this caller in: attempt again, unless the wake-up carries a
 	 * grant to the key asked for that has long enough left (a request in flight decides
 	 * instead: it claims such a grant).
 	 */
 	private void onWakeUp(int at, @Nullable FairGrant grant) {
-		this.wakeUps++;
+		this.waiting.wokeUp();
 		this.goal.released(at);
-		ScheduledFuture<?> armed = this.recheck;
-		if (!isDone() && !isRequesting() && armed != null && isSubscribed()) {
-			armed.cancel(false);
-			this.recheck = null;
+		if (!isDone() && !isRequesting() && this.waiting.isRecheckArmed() && this.waiting.isSubscribed(waitKeys())) {
+			this.waiting.cancelRecheck();
 			int next = this.goal.next();
 			if (next >= 0) {
-				this.index = next;
+				this.cursor.moveTo(next);
 			}
-			if (grant == null || at != this.index || !takeGrant(grant)) {
+			if (grant == null || at != this.cursor.index() || !takeGrant(grant)) {
 				attempt();
 			}
 		}
@@ -528,30 +553,35 @@ final class Acquisition {
 		if (grantEnd - System.nanoTime() < grant.lifetime().toNanos() / 2) {
 			return false;
 		}
-		Lease taken = this.engine.grantFromWakeUp(this.entries.get(this.index), token(this.index), grant.fencingToken(),
-				this.lease, this.renewable, grantEnd, this.trackings.get(this.index));
+		int at = this.cursor.index();
+		Lease taken = this.engine.grantFromWakeUp(this.entries.get(at), this.cursor.token(at), grant.fencingToken(),
+				this.lease, this.renewable, grantEnd, this.trackings.get(at));
 		this.granted.add(taken);
 		// The release took this caller out of the store's queue
 		this.registered = -1;
-		int next = this.goal.afterGrant(this.index);
-		if (next < 0) {
-			succeed();
-			this.engine.extend(taken, this.lease);
-			return true;
-		}
 		this.engine.extend(taken, this.lease);
-		this.index = next;
-		closeSubscriptions();
-		attempt();
+		advance();
 		return true;
 	}
 
+	private void armRecheck(long delayNanos) {
+		this.waiting.recheckIn(delayNanos, () -> post(this::onRecheck));
+	}
+
 	private void onRecheck() {
-		this.recheck = null;
+		this.waiting.rechecked();
 		if (!isDone() && !isRequesting()) {
-			this.index = this.goal.restart(this.index);
+			this.cursor.moveTo(this.goal.restart(this.cursor.index()));
 			attempt();
 		}
+	}
+
+	private long recheckNanos() {
+		Duration remaining = this.holderLeaseRemaining;
+		if (remaining == null) {
+			return UNKNOWN_TTL_RECHECK_NANOS;
+		}
+		return Math.max(MIN_RECHECK_NANOS, remaining.toNanos());
 	}
 
 	/**
@@ -650,12 +680,13 @@ final class Acquisition {
 	}
 
 	private Throwable outcome(@Nullable Throwable failure) {
+		String key = this.cursor.key();
 		if (failure == null) {
-			String key = this.goal.busyKey((this.busyKey != null) ? this.busyKey : key(), keys());
-			return LockAcquisitionException.busy(key, this.waitTime, this.holderLeaseRemaining);
+			String busy = this.goal.busyKey((this.busyKey != null) ? this.busyKey : key, this.cursor.keys());
+			return LockAcquisitionException.busy(busy, this.waitTime, this.holderLeaseRemaining);
 		}
 		if (failure instanceof InterruptedException) {
-			return new LockAcquisitionException(key(), this.waitTime, failure);
+			return new LockAcquisitionException(key, this.waitTime, failure);
 		}
 		return failure;
 	}
@@ -666,7 +697,8 @@ final class Acquisition {
 			return CompletableFuture.completedFuture(null);
 		}
 		String key = this.entries.get(at).key;
-		return Stages.send(() -> this.variant.leave(key, token(at))).handle((ignored, failure) -> {
+		String token = this.cursor.token(at);
+		return Stages.send(() -> this.variant.leave(key, token)).handle((ignored, failure) -> {
 			if (failure != null) {
 				logger.debug("Could not stop waiting for lock '" + LogSafe.escape(key)
 						+ "'; the registration expires on its own", Stages.unwrap(failure));
@@ -680,98 +712,27 @@ final class Acquisition {
 	 * way until it unregisters, after sending what it gives back.
 	 */
 	private void cleanUp() {
-		cancel(this.recheck);
-		cancel(this.deadlineTask);
-		this.recheck = null;
+		this.waiting.cancelRecheck();
+		ScheduledFuture<?> armed = this.deadlineTask;
+		if (armed != null) {
+			armed.cancel(false);
+		}
 		this.deadlineTask = null;
-		closeSubscriptions();
+		this.waiting.closeSubscriptions();
 	}
 
-	// Helpers
+	/**
+	 * The reply to a store request, as {@link #replied} takes it.
+	 */
+	@FunctionalInterface
+	private interface Reply {
 
-	private void subscribe() {
-		List<Integer> keys = waitKeys();
-		for (int i : keys) {
-			LockEntry entry = this.entries.get(i);
-			this.subscriptions
-				.add(this.variant.subscribe(entry.key, token(i), (grant) -> post(() -> onWakeUp(i, grant))));
-		}
-		this.subscribedKeys = keys;
-	}
+		/**
+		 * Record what the store did.
+		 * @return the step that follows, unless the acquisition was stopped meanwhile
+		 */
+		Runnable record();
 
-	private boolean isSubscribed() {
-		return waitKeys().equals(this.subscribedKeys);
-	}
-
-	private List<Integer> waitKeys() {
-		return this.all ? requestedKeys() : this.goal.waitKeys(this.index);
-	}
-
-	private void closeSubscriptions() {
-		this.subscriptions.forEach(Subscription::close);
-		this.subscriptions.clear();
-		this.subscribedKeys = null;
-		String counted = this.countedKey;
-		if (counted != null) {
-			this.countedKey = null;
-			this.engine.waitingInStore(counted, -1);
-		}
-	}
-
-	private List<Integer> requestedKeys() {
-		if (!this.all) {
-			return List.of(this.index);
-		}
-		List<Integer> keys = new ArrayList<>(this.entries.size());
-		for (int i = 0; i < this.entries.size(); i++) {
-			keys.add(i);
-		}
-		return keys;
-	}
-
-	private int first() {
-		return this.all ? 0 : this.index;
-	}
-
-	private List<String> keys() {
-		return this.entries.stream().map((entry) -> entry.key).toList();
-	}
-
-	private String key() {
-		return this.entries.get(Math.min(this.index, this.entries.size() - 1)).key;
-	}
-
-	private String token(int at) {
-		String token = this.tokens[at];
-		if (token == null) {
-			token = this.engine.newToken();
-			this.tokens[at] = token;
-		}
-		return token;
-	}
-
-	private long recheckNanos() {
-		Duration remaining = this.holderLeaseRemaining;
-		if (remaining == null) {
-			return UNKNOWN_TTL_RECHECK_NANOS;
-		}
-		return Math.max(MIN_RECHECK_NANOS, remaining.toNanos());
-	}
-
-	// Not Stages.send: NullAway cannot match a lambda's nullable type argument there
-	private CompletionStage<@Nullable List<Attempt>> requestAll(String token) {
-		try {
-			return this.variant.requestAll(keys(), token, this.lease);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
-
-	private static void cancel(@Nullable ScheduledFuture<?> task) {
-		if (task != null) {
-			task.cancel(false);
-		}
 	}
 
 	/**
