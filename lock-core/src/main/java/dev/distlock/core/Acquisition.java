@@ -19,21 +19,17 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
+import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
 import dev.distlock.core.LockStore.FairGrant;
-import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -66,10 +62,6 @@ final class Acquisition {
 
 	private static final Log logger = LogFactory.getLog(Acquisition.class);
 
-	private static final long UNKNOWN_TTL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	private static final long MIN_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
 	private final LockEngine engine;
 
 	private final AcquireVariant variant;
@@ -84,20 +76,11 @@ final class Acquisition {
 
 	private final boolean renewable;
 
-	private final boolean waits;
-
-	private final long deadline;
-
-	/** Whether the caller waits without a bound: then no deadline task is scheduled. */
-	private final boolean waitsForever;
-
 	private final Duration waitTime;
 
 	private final CompletableFuture<List<Lease>> result = new CompletableFuture<>();
 
-	private final Queue<Runnable> events = new ConcurrentLinkedQueue<>();
-
-	private final AtomicInteger pendingEvents = new AtomicInteger();
+	private final SerialEvents events = new SerialEvents(this::failed);
 
 	// State below: read and written only by the event being processed
 
@@ -106,34 +89,20 @@ final class Acquisition {
 	/** The key asked for next, and the owner tokens. */
 	private final KeyCursor cursor;
 
-	/** The subscriptions, store-waiter count and re-check of a refused caller. */
-	private final ReleaseWait waiting;
+	/** The deadline; once refused, the subscriptions, store-waiter count and re-check. */
+	private final AcquireWait waiting;
 
-	private int turns;
+	private final LocalTurns turns;
 
-	private @Nullable CompletableFuture<Void> pendingTurn;
-
-	/** The key this caller registered as waiting for in the store; -1 for none. */
-	private int registered = -1;
+	private final LastRefusal refusal = new LastRefusal();
 
 	private Phase phase = Phase.TAKING_TURNS;
-
-	/** The store's clock as the last refusal of one key told it, if it did. */
-	private @Nullable StoreClockReading storeClock;
-
-	private @Nullable ScheduledFuture<?> deadlineTask;
-
-	private boolean deadlineArmed;
 
 	/**
 	 * Why the acquisition was stopped while a request was in flight; the reply then gives
 	 * up ({@link #replied}).
 	 */
 	private @Nullable Throwable stopped;
-
-	private @Nullable Duration holderLeaseRemaining;
-
-	private @Nullable String busyKey;
 
 	/**
 	 * Create an acquisition.
@@ -155,12 +124,10 @@ final class Acquisition {
 		this.entries = entries;
 		this.trackings = goal.track(engine, name, entries);
 		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
-		this.waiting = new ReleaseWait(engine);
+		this.waiting = new AcquireWait(engine, waitNanos, () -> post(this::onRecheck), () -> post(this::onDeadline));
+		this.turns = new LocalTurns(engine, entries);
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
-		this.waits = waitNanos > 0;
-		this.waitsForever = waitNanos >= Locks.forever();
-		this.deadline = System.nanoTime() + waitNanos;
 		this.waitTime = waitTime;
 	}
 
@@ -220,22 +187,7 @@ final class Acquisition {
 	// Events
 
 	private void post(Runnable event) {
-		this.events.add(event);
-		if (this.pendingEvents.getAndIncrement() != 0) {
-			return;
-		}
-		do {
-			Runnable next = this.events.poll();
-			try {
-				if (next != null) {
-					next.run();
-				}
-			}
-			catch (RuntimeException | Error ex) {
-				failed(ex);
-			}
-		}
-		while (this.pendingEvents.decrementAndGet() != 0);
+		this.events.post(event);
 	}
 
 	/**
@@ -245,10 +197,10 @@ final class Acquisition {
 	 * in flight: then it gives up instead, releasing what the reply granted. The one
 	 * place such a stop takes effect.
 	 */
-	private void replied(Reply reply) {
+	private void replied(Supplier<Runnable> reply) {
 		post(() -> {
 			enter(Phase.WAITING);
-			Runnable next = reply.record();
+			Runnable next = reply.get();
 			if (isDone() || isRequesting()) {
 				return;
 			}
@@ -274,25 +226,27 @@ final class Acquisition {
 	// Local turns
 
 	private void takeTurns() {
-		while (!isDone() && this.variant.takesTurn() && this.turns < this.entries.size()) {
-			LockEntry entry = this.entries.get(this.turns);
-			if (!this.waits) {
+		while (!isDone() && this.variant.takesTurn()) {
+			LockEntry entry = this.turns.next();
+			if (entry == null) {
+				break;
+			}
+			if (!this.waiting.waits()) {
 				if (!entry.queue.tryTake()) {
-					this.busyKey = entry.key;
+					this.refusal.busy(entry.key);
 					finish(null);
 					return;
 				}
-				tookTurn();
+				this.turns.took();
 				continue;
 			}
 			CompletableFuture<Void> turn = entry.queue.enqueue();
 			if (!turn.isDone()) {
-				armDeadline();
-				this.pendingTurn = turn;
-				turn.thenRun(() -> post(this::onTurn));
+				this.waiting.armDeadline();
+				this.turns.await(turn, () -> post(this::onTurn));
 				return;
 			}
-			tookTurn();
+			this.turns.took();
 		}
 		if (!isDone()) {
 			turnsTaken();
@@ -300,27 +254,14 @@ final class Acquisition {
 	}
 
 	private void onTurn() {
-		this.pendingTurn = null;
+		this.turns.arrived();
 		if (isDone()) {
 			// Granted while giving up: pass it on
-			this.engine.passTurn(this.entries.get(this.turns), null);
+			this.turns.passArrived();
 			return;
 		}
-		tookTurn();
+		this.turns.took();
 		takeTurns();
-	}
-
-	/**
-	 * Count the turn of the next key as taken. A lock the previous holder handed over
-	 * with it is for a caller of that key alone: a caller of several keys gives it back
-	 * at once, rather than keep it while it queues for its other turns (where two clients
-	 * could each keep one the other waits for).
-	 */
-	private void tookTurn() {
-		LockEntry entry = this.entries.get(this.turns++);
-		if (this.entries.size() > 1) {
-			this.engine.releaseHandOver(entry);
-		}
 	}
 
 	/**
@@ -335,11 +276,11 @@ final class Acquisition {
 				adopt(entry, handedOver);
 				return;
 			}
-			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.deadline - System.nanoTime());
+			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.waiting.remainingNanos());
 			if (yieldNanos > 0) {
-				armDeadline();
+				this.waiting.armDeadline();
 				enter(Phase.WAITING);
-				armRecheck(yieldNanos);
+				this.waiting.recheckIn(yieldNanos);
 				return;
 			}
 		}
@@ -388,7 +329,7 @@ final class Acquisition {
 		}
 		enter(Phase.REQUESTING);
 		this.waiting.requestSent();
-		boolean waiting = this.waits && this.deadline - System.nanoTime() > 0;
+		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
 		long requestedAt = System.nanoTime();
 		CompletionStage<@Nullable List<Attempt>> request;
 		if (this.cursor.isAll()) {
@@ -401,7 +342,7 @@ final class Acquisition {
 			request = Stages.send(() -> this.variant.request(entry.key, token, this.lease, waiting))
 				.thenApply(List::of);
 			if (waiting) {
-				this.registered = at;
+				this.waiting.registered(at);
 			}
 		}
 		request.whenComplete((attempts, failure) -> replied(() -> onAttempt(attempts, failure, requestedAt)));
@@ -431,15 +372,11 @@ final class Acquisition {
 						attempts.get(i - first).fencingToken(), this.lease, this.renewable, requestedAt,
 						this.trackings.get(i), 0));
 			}
-			if (this.registered == this.cursor.index()) {
-				this.registered = -1;
-			}
+			this.waiting.unregistered(this.cursor.index());
 			return this::advance;
 		}
-		refused(attempts);
-		Attempt refusal = attempts.get(0);
-		this.storeClock = (!this.cursor.isAll() && refusal.knowsStoreClock())
-				? new StoreClockReading(requestedAt, refusal.storeClockMillis()) : null;
+		List<String> keys = this.cursor.requestedKeys().stream().map((i) -> this.entries.get(i).key).toList();
+		this.refusal.refused(attempts, keys, !this.cursor.isAll(), requestedAt);
 		return this::afterRefusal;
 	}
 
@@ -452,25 +389,26 @@ final class Acquisition {
 	 * the goal needs, or succeed.
 	 */
 	private void advance() {
+		advance(null);
+	}
+
+	/**
+	 * Advance as {@link #advance()} does, extending {@code fromWakeUp} (a grant a wake-up
+	 * carried) to the lease asked for once the caller learns of it, and before the next
+	 * key is asked for.
+	 */
+	private void advance(@Nullable Lease fromWakeUp) {
 		int next = this.cursor.isAll() ? -1 : this.goal.afterGrant(this.cursor.index());
 		if (next < 0) {
 			succeed();
-			return;
 		}
-		this.cursor.moveTo(next);
-		this.waiting.closeSubscriptions();
-		attempt();
-	}
-
-	private void refused(List<Attempt> attempts) {
-		List<Integer> keys = this.cursor.requestedKeys();
-		for (int i = 0; i < attempts.size(); i++) {
-			Duration remaining = attempts.get(i).holderLeaseRemaining();
-			if (remaining != null || i == attempts.size() - 1) {
-				this.holderLeaseRemaining = remaining;
-				this.busyKey = this.entries.get(keys.get(i)).key;
-				return;
-			}
+		if (fromWakeUp != null) {
+			this.engine.extend(fromWakeUp, this.lease);
+		}
+		if (next >= 0) {
+			this.cursor.moveTo(next);
+			this.waiting.closeSubscriptions();
+			attempt();
 		}
 	}
 
@@ -487,12 +425,12 @@ final class Acquisition {
 			attempt();
 			return;
 		}
-		long remaining = this.deadline - System.nanoTime();
-		if (!this.waits || remaining <= 0) {
+		long remaining = this.waiting.remainingNanos();
+		if (!this.waiting.waits() || remaining <= 0) {
 			finish(null);
 			return;
 		}
-		armDeadline();
+		this.waiting.armDeadline();
 		if (!this.waiting.isSubscribed(waitKeys())) {
 			subscribe();
 			// Ask again: a release before the subscription listened went unheard
@@ -505,7 +443,8 @@ final class Acquisition {
 			return;
 		}
 		this.waiting.countAsWaiting(this.cursor.key());
-		armRecheck(Math.min(remaining, Math.min(this.variant.maxRecheckNanos(), recheckNanos())));
+		this.waiting
+			.recheckIn(Math.min(remaining, Math.min(this.variant.maxRecheckNanos(), this.refusal.recheckNanos())));
 	}
 
 	// Waiting for a release
@@ -545,27 +484,18 @@ final class Acquisition {
 	 * (an older grant, or one whose message was slow, is claimed by an attempt instead).
 	 */
 	private boolean takeGrant(FairGrant grant) {
-		StoreClockReading clock = this.storeClock;
-		if (clock == null) {
-			return false;
-		}
-		long grantEnd = clock.grantEndNanos(grant);
-		if (grantEnd - System.nanoTime() < grant.lifetime().toNanos() / 2) {
+		OptionalLong grantEnd = this.refusal.freshGrantEnd(grant);
+		if (grantEnd.isEmpty()) {
 			return false;
 		}
 		int at = this.cursor.index();
 		Lease taken = this.engine.grantFromWakeUp(this.entries.get(at), this.cursor.token(at), grant.fencingToken(),
-				this.lease, this.renewable, grantEnd, this.trackings.get(at));
+				this.lease, this.renewable, grantEnd.getAsLong(), this.trackings.get(at));
 		this.granted.add(taken);
 		// The release took this caller out of the store's queue
-		this.registered = -1;
-		this.engine.extend(taken, this.lease);
-		advance();
+		this.waiting.unregistered(-1);
+		advance(taken);
 		return true;
-	}
-
-	private void armRecheck(long delayNanos) {
-		this.waiting.recheckIn(delayNanos, () -> post(this::onRecheck));
 	}
 
 	private void onRecheck() {
@@ -576,29 +506,8 @@ final class Acquisition {
 		}
 	}
 
-	private long recheckNanos() {
-		Duration remaining = this.holderLeaseRemaining;
-		if (remaining == null) {
-			return UNKNOWN_TTL_RECHECK_NANOS;
-		}
-		return Math.max(MIN_RECHECK_NANOS, remaining.toNanos());
-	}
-
-	/**
-	 * Arm the deadline once the caller waits (for a local turn, a yield or a release): an
-	 * acquisition whose first attempt is answered at once needs no timer task. Until then
-	 * each reply checks the deadline itself.
-	 */
-	private void armDeadline() {
-		if (this.deadlineArmed || !this.waits || this.waitsForever) {
-			return;
-		}
-		this.deadlineArmed = true;
-		this.deadlineTask = this.engine.schedule(() -> post(this::onDeadline), this.deadline - System.nanoTime());
-	}
-
 	private void onDeadline() {
-		this.deadlineTask = null;
+		this.waiting.deadlineReached();
 		if (isDone() || isRequesting()) {
 			// A reply in flight decides: it comes within the store's command timeout
 			return;
@@ -610,7 +519,8 @@ final class Acquisition {
 
 	private void succeed() {
 		enter(Phase.DONE);
-		cleanUp();
+		// Counts as under way until it unregisters, after sending what it gives back
+		this.waiting.end();
 		for (int i = 0; i < this.granted.size(); i++) {
 			this.trackings.get(i).acquired(this.granted.get(i).fencingToken);
 		}
@@ -630,31 +540,19 @@ final class Acquisition {
 			return;
 		}
 		enter(Phase.DONE);
-		cleanUp();
+		// Counts as under way until it unregisters, after sending what it gives back
+		this.waiting.end();
 		this.granted.forEach((lease) -> {
 			if (this.engine.forget(lease)) {
 				this.engine.releaseInBackground(lease.entry, lease.token);
 			}
 		});
-		CompletableFuture<Void> turn = this.pendingTurn;
-		if (turn != null) {
-			if (failure == null) {
-				this.busyKey = this.entries.get(this.turns).key;
-			}
-			// If the turn came meanwhile, onTurn passes it on
-			this.entries.get(this.turns).queue.abandon(turn);
+		// If the turn came meanwhile, onTurn passes it on
+		String awaitedKey = this.turns.abandon();
+		if (awaitedKey != null && failure == null) {
+			this.refusal.busy(awaitedKey);
 		}
-		List<LockEntry> turnsToPass = new ArrayList<>(this.turns);
-		for (int i = 0; i < this.turns; i++) {
-			// A fixed lease that ran out meanwhile passed its turn on already
-			if (i >= this.granted.size() || this.granted.get(i).passTurn()) {
-				turnsToPass.add(this.entries.get(i));
-			}
-		}
-		this.engine.track(leave()).whenComplete((ignored, leaveFailure) -> {
-			turnsToPass.forEach((entry) -> this.engine.passTurn(entry, null));
-			unreserveEntries();
-		});
+		this.turns.giveBackAfter(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.granted);
 		Throwable outcome = outcome(failure);
 		AcquireOutcome kind = (failure == null) ? AcquireOutcome.BUSY
 				: (failure instanceof CancellationException || failure instanceof InterruptedException)
@@ -664,75 +562,15 @@ final class Acquisition {
 		this.engine.unregister(this);
 	}
 
-	/**
-	 * Give up the reservations of the local entries: a grant's own once (a fixed lease
-	 * that ran out meanwhile gave its up already), the others' directly.
-	 */
-	private void unreserveEntries() {
-		for (int i = 0; i < this.entries.size(); i++) {
-			if (i < this.granted.size()) {
-				this.engine.unreserve(this.granted.get(i));
-			}
-			else {
-				this.engine.unreserve(this.entries.get(i));
-			}
-		}
-	}
-
 	private Throwable outcome(@Nullable Throwable failure) {
 		String key = this.cursor.key();
 		if (failure == null) {
-			String busy = this.goal.busyKey((this.busyKey != null) ? this.busyKey : key, this.cursor.keys());
-			return LockAcquisitionException.busy(busy, this.waitTime, this.holderLeaseRemaining);
+			return this.refusal.busyFailure(this.goal, key, this.cursor.keys(), this.waitTime);
 		}
 		if (failure instanceof InterruptedException) {
 			return new LockAcquisitionException(key, this.waitTime, failure);
 		}
 		return failure;
-	}
-
-	private CompletionStage<Void> leave() {
-		int at = this.registered;
-		if (at < 0) {
-			return CompletableFuture.completedFuture(null);
-		}
-		String key = this.entries.get(at).key;
-		String token = this.cursor.token(at);
-		return Stages.send(() -> this.variant.leave(key, token)).handle((ignored, failure) -> {
-			if (failure != null) {
-				logger.debug("Could not stop waiting for lock '" + LogSafe.escape(key)
-						+ "'; the registration expires on its own", Stages.unwrap(failure));
-			}
-			return null;
-		});
-	}
-
-	/**
-	 * Cancel the timer tasks and close the subscriptions. The acquisition counts as under
-	 * way until it unregisters, after sending what it gives back.
-	 */
-	private void cleanUp() {
-		this.waiting.cancelRecheck();
-		ScheduledFuture<?> armed = this.deadlineTask;
-		if (armed != null) {
-			armed.cancel(false);
-		}
-		this.deadlineTask = null;
-		this.waiting.closeSubscriptions();
-	}
-
-	/**
-	 * The reply to a store request, as {@link #replied} takes it.
-	 */
-	@FunctionalInterface
-	private interface Reply {
-
-		/**
-		 * Record what the store did.
-		 * @return the step that follows, unless the acquisition was stopped meanwhile
-		 */
-		Runnable record();
-
 	}
 
 	/**
