@@ -32,9 +32,9 @@ import org.jspecify.annotations.Nullable;
  * What makes one kind of lock differ in the one acquisition pipeline
  * ({@link Acquisition}): which store request an attempt sends, which release wakes a
  * waiter, what it does when it stops waiting, and whether callers of one client queue for
- * a local turn first. The write lock, the fair lock, the write lock of one of several
- * keys and the read lock are the variants; which keys an acquisition must hold is its
- * {@link AcquireGoal}.
+ * a local turn first. The write lock, the fair lock, and the write lock of one of several
+ * keys and the read lock (both {@link Unqueued}) are the variants; which keys an
+ * acquisition must hold is its {@link AcquireGoal}.
  *
  * @author distlock
  * @since 0.1.0
@@ -223,15 +223,41 @@ interface AcquireVariant {
 	}
 
 	/**
-	 * The write lock of one of several keys ({@link AcquireGoal.AnyKey}): no local turn,
-	 * since a caller queued behind one key would not ask for the others, so each caller
-	 * asks the store with a plain attempt, and a refused caller hears every release of
-	 * each key it may take.
+	 * A lock whose callers do not queue locally and do not register as waiting in the
+	 * store: each caller asks the store with its own attempt, and a refused caller hears
+	 * every release of each key it may take. The variants are the write lock of one of
+	 * several keys ({@link #anyOf}) and the shared read lock ({@link #read}).
 	 *
 	 * @param extensions the store and its extensions
-	 * @param ownership the operations on write locks
+	 * @param ownership the operations on the variant's grants
+	 * @param attempt the store request of one attempt
 	 */
-	record AnyOf(StoreExtensions extensions, Ownership ownership) implements AcquireVariant {
+	record Unqueued(StoreExtensions extensions, Ownership ownership, Attempter attempt) implements AcquireVariant {
+
+		/**
+		 * The write lock of one of several keys ({@link AcquireGoal.AnyKey}): no local
+		 * turn, since a caller queued behind one key would not ask for the others.
+		 * @param extensions the store and its extensions
+		 * @param ownership the operations on write locks
+		 * @return the variant
+		 */
+		static Unqueued anyOf(StoreExtensions extensions, Ownership ownership) {
+			return new Unqueued(extensions, ownership, extensions.store()::tryAcquire);
+		}
+
+		/**
+		 * The shared read lock: readers do not queue locally, so readers of one client
+		 * overlap as readers of different clients do.
+		 * @param extensions the store and its extensions, with read locks
+		 * @param ownership the operations on read locks
+		 * @return the variant
+		 */
+		static Unqueued read(StoreExtensions extensions, Ownership ownership) {
+			return new Unqueued(extensions, ownership,
+					(key, token, lease) -> extensions
+						.required(extensions.readLocks(), ReadLockExtension.class, "read-lock")
+						.tryAcquireRead(key, token, lease));
+		}
 
 		@Override
 		public boolean takesTurn() {
@@ -245,7 +271,7 @@ interface AcquireVariant {
 
 		@Override
 		public CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting) {
-			return this.extensions.store().tryAcquire(key, token, lease);
+			return this.attempt.request(key, token, lease);
 		}
 
 		@Override
@@ -261,39 +287,19 @@ interface AcquireVariant {
 	}
 
 	/**
-	 * The shared read lock: readers do not queue locally, each asks the store, and a
-	 * refused reader hears every release.
-	 *
-	 * @param extensions the store and its extensions, with read locks
-	 * @param ownership the operations on read locks
+	 * The store request of one attempt of an {@link Unqueued} variant.
 	 */
-	record Read(StoreExtensions extensions, Ownership ownership) implements AcquireVariant {
+	@FunctionalInterface
+	interface Attempter {
 
-		@Override
-		public boolean takesTurn() {
-			return false;
-		}
-
-		@Override
-		public boolean atomicAll() {
-			return false;
-		}
-
-		@Override
-		public CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting) {
-			return this.extensions.required(this.extensions.readLocks(), ReadLockExtension.class, "read-lock")
-				.tryAcquireRead(key, token, lease);
-		}
-
-		@Override
-		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
-			return this.extensions.store().onRelease(key, () -> wake.accept(null));
-		}
-
-		@Override
-		public CompletionStage<Void> leave(String key, String token) {
-			return CompletableFuture.completedFuture(null);
-		}
+		/**
+		 * Ask for the lock on {@code key}.
+		 * @param key the lock key
+		 * @param token the owner token of the grant asked for
+		 * @param lease the lease
+		 * @return the store's answer
+		 */
+		CompletionStage<Attempt> request(String key, String token, Duration lease);
 
 	}
 

@@ -116,12 +116,12 @@ public final class DefaultLockClient extends LockClientFacade {
 		this.locks = new Locks(this.engine,
 				new AcquireVariant.Write(this.engine.extensions, this.engine.writes, this.engine.clientId), releases,
 				"LockHandle");
-		this.segmentLocks = new Locks(this.engine, new AcquireVariant.AnyOf(this.engine.extensions, this.engine.writes),
-				releases, "SegmentHold");
+		this.segmentLocks = new Locks(this.engine,
+				AcquireVariant.Unqueued.anyOf(this.engine.extensions, this.engine.writes), releases, "SegmentHold");
 		this.threadLocks = new ThreadLocks(this.locks);
 		this.readLocks = new ReadLocks(new Locks(this.engine,
-				new AcquireVariant.Read(this.engine.extensions, Ownership.shared(this.engine.extensions)), releases,
-				"ReadLockHandle"), this);
+				AcquireVariant.Unqueued.read(this.engine.extensions, Ownership.shared(this.engine.extensions)),
+				releases, "ReadLockHandle"), this);
 		this.readLocks.threadLocks().reenter(this.threadLocks);
 		this.threadLocks.refuseUpgradesFrom(this.readLocks.threadLocks());
 		this.operatorView = new OperatorView(this.engine);
