@@ -21,8 +21,8 @@ import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.distlock.core.Stages;
-import dev.distlock.core.WakeOneExtension;
+import dev.distlock.store.support.Stages;
+import dev.distlock.store.WakeOneExtension;
 import dev.distlock.memory.InMemoryLockStore;
 import org.jspecify.annotations.Nullable;
 

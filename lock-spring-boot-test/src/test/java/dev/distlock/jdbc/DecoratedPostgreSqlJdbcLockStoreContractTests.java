@@ -16,8 +16,8 @@
 
 package dev.distlock.jdbc;
 
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStore;
 
 /**
  * The whole contract kit on the JDBC store on PostgreSQL behind a decorator that changes

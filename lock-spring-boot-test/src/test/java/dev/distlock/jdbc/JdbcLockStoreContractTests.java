@@ -24,7 +24,7 @@ import java.time.Duration;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;

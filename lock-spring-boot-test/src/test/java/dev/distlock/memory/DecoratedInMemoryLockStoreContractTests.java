@@ -16,8 +16,8 @@
 
 package dev.distlock.memory;
 
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStore;
 
 /**
  * The whole contract kit on the in-memory store behind a decorator that changes nothing

@@ -16,7 +16,7 @@
 
 package dev.distlock.memory;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.test.TestLockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
 

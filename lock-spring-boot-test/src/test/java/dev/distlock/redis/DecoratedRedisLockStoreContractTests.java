@@ -16,8 +16,8 @@
 
 package dev.distlock.redis;
 
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStore;
 
 /**
  * The whole contract kit on a standalone Redis behind a decorator that changes nothing

@@ -16,7 +16,7 @@
 
 package dev.distlock.redis;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.redis.RedisLockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
 

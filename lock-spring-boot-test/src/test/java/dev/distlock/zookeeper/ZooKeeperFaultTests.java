@@ -32,7 +32,7 @@ import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;

@@ -16,7 +16,7 @@
 
 package dev.distlock.zookeeper;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -27,7 +27,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.SessionLeaseExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -32,9 +32,9 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.WakeOneExtension;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.WakeOneExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

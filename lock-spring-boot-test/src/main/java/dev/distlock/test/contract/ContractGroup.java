@@ -29,10 +29,10 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.LockStoreExtension;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.SessionLeaseExtension;
 import org.awaitility.core.ConditionFactory;
 import org.opentest4j.TestAbortedException;
 

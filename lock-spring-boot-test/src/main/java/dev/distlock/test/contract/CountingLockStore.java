@@ -22,8 +22,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -24,7 +24,7 @@ import dev.distlock.LockBackendException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.ReadLockExtension;
+import dev.distlock.store.ReadLockExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -31,10 +31,10 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.Stages;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.support.Stages;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -31,7 +31,7 @@ import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockTracker;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import dev.distlock.core.LockHold;
 import org.junit.jupiter.api.Test;
 

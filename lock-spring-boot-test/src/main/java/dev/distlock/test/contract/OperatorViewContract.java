@@ -25,7 +25,7 @@ import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.LockState;
-import dev.distlock.core.InspectionExtension;
+import dev.distlock.store.InspectionExtension;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -16,7 +16,7 @@
 
 /**
  * The contract kit: {@link dev.distlock.test.contract.LockStoreContractTests}, the lock
- * semantics every {@link dev.distlock.core.LockStore} must give the lock client, as an
+ * semantics every {@link dev.distlock.store.LockStore} must give the lock client, as an
  * abstract JUnit Jupiter test class that a store's own tests extend.
  */
 @NullMarked

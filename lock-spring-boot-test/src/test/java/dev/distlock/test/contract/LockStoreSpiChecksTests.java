@@ -22,9 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
 import dev.distlock.memory.InMemoryLockStore;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;

@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.distlock.core.BlockingLockStore;
-import dev.distlock.core.InspectionExtension;
+import dev.distlock.store.BlockingLockStore;
+import dev.distlock.store.InspectionExtension;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -21,7 +21,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.test.contract.LockStoreContractTests;
 import org.h2.jdbcx.JdbcDataSource;
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
 /**
  * An optional behaviour of a {@link LockStore}, beyond its required operations: read

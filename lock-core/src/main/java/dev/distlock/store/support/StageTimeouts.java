@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store.support;
 
+import dev.distlock.store.BlockingLockStore;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Queue;

@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store;
 
+import dev.distlock.LossReason;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

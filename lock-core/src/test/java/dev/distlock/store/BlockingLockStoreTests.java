@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store;
 
 import java.time.Duration;
 import java.util.List;

@@ -13,12 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.store.LockStore.KeyState;
 import org.jspecify.annotations.Nullable;
 
 /**

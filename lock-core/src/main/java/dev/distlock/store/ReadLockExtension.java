@@ -13,16 +13,16 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 
 /**
  * Shared read locks: many readers hold a key at once, and a writer (a lock of

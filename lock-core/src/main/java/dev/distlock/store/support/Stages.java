@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store.support;
 
+import dev.distlock.store.LockStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -57,7 +58,7 @@ public final class Stages {
 	 * @param request the request
 	 * @return the request's stage
 	 */
-	static <T extends @Nullable Object> CompletionStage<T> send(StoreRequest<T> request) {
+	public static <T extends @Nullable Object> CompletionStage<T> send(StoreRequest<T> request) {
 		try {
 			return request.send();
 		}
@@ -126,7 +127,7 @@ public final class Stages {
 	 * @param <T> the result type
 	 */
 	@FunctionalInterface
-	interface StoreRequest<T extends @Nullable Object> {
+	public interface StoreRequest<T extends @Nullable Object> {
 
 		/**
 		 * Send the request.

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store.support;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -99,14 +99,14 @@ public final class LockKeyRules {
 	}
 
 	/**
-	 * Check one key against the settings' rules.
+	 * Check one key against the rules.
 	 * @param key the key
-	 * @param settings the client settings
+	 * @param maxKeyLength the maximum length in bytes of UTF-8
 	 * @return the key
 	 * @throws IllegalArgumentException if the key breaks a rule
 	 */
-	static String requireKey(String key, LockClientSettings settings) {
-		String problem = keyProblem(key, settings.maxKeyLength());
+	public static String requireKey(String key, int maxKeyLength) {
+		String problem = keyProblem(key, maxKeyLength);
 		if (problem != null) {
 			throw new IllegalArgumentException("Lock key " + quote(key) + " " + problem);
 		}
@@ -114,18 +114,19 @@ public final class LockKeyRules {
 	}
 
 	/**
-	 * Check several keys against the settings' rules.
+	 * Check several keys against the rules.
 	 * @param keys the keys
-	 * @param settings the client settings
+	 * @param maxKeyLength the maximum length in bytes of UTF-8 of each key
+	 * @param maxKeys the maximum number of keys
 	 * @return the distinct keys in their natural order
 	 * @throws IllegalArgumentException if a key breaks a rule, or there are none or too
 	 * many
 	 */
-	static List<String> requireKeys(Collection<String> keys, LockClientSettings settings) {
+	public static List<String> requireKeys(Collection<String> keys, int maxKeyLength, int maxKeys) {
 		Assert.notNull(keys, "'keys' must not be null");
-		keys.forEach((key) -> requireKey(key, settings));
+		keys.forEach((key) -> requireKey(key, maxKeyLength));
 		List<String> sorted = new ArrayList<>(new TreeSet<>(keys));
-		String problem = countProblem(sorted.size(), settings.maxKeys());
+		String problem = countProblem(sorted.size(), maxKeys);
 		if (problem != null) {
 			throw new IllegalArgumentException("Lock keys must not be empty or too many, but were " + problem);
 		}
@@ -136,14 +137,15 @@ public final class LockKeyRules {
 	 * Check the keys of one of several keys (segments): each a valid key, their count
 	 * within bounds, none twice, their order kept.
 	 * @param keys the keys, in segment order
-	 * @param settings the client settings
+	 * @param maxKeyLength the maximum length in bytes of UTF-8 of each key
+	 * @param maxKeys the maximum number of keys
 	 * @return the keys, in the order given
 	 * @throws IllegalArgumentException naming the problem
 	 */
-	static List<String> requireDistinctKeys(List<String> keys, LockClientSettings settings) {
+	public static List<String> requireDistinctKeys(List<String> keys, int maxKeyLength, int maxKeys) {
 		Assert.notNull(keys, "'keys' must not be null");
-		keys.forEach((key) -> requireKey(key, settings));
-		String problem = countProblem(keys.size(), settings.maxKeys());
+		keys.forEach((key) -> requireKey(key, maxKeyLength));
+		String problem = countProblem(keys.size(), maxKeys);
 		if (problem != null) {
 			throw new IllegalArgumentException("Segment keys must not be empty or too many, but were " + problem);
 		}

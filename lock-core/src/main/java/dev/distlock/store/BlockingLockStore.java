@@ -13,8 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
+import dev.distlock.store.support.BoundedExecutor;
+import dev.distlock.store.support.StageTimeouts;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -13,8 +13,9 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
+import dev.distlock.LossReason;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;

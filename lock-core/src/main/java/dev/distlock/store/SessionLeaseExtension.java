@@ -14,8 +14,9 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store;
 
+import dev.distlock.LossReason;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
@@ -25,16 +26,17 @@ import org.jspecify.annotations.Nullable;
  * of their own: the store cannot expire a lock at a fixed time. A ZooKeeper store is one:
  * a lock is an ephemeral node, deleted by its holder or when the session ends.
  * <p>
- * The client refuses a fixed lease for such a store: a {@link LockClient} call with a
- * {@code leaseTime} throws {@link UnsupportedOperationException} naming the store, and
- * the auto-configuration refuses a locked method with a fixed {@code leaseTime} at
- * startup. Locks without a fixed lease are kept by the watchdog as on every store: the
- * store answers a renewal as renewed only once a round trip to the backend confirmed that
- * the lock's session still lives, and the auto-configuration refuses a watchdog lease
- * longer than {@link #longestLease()}, since the session may end before a lease the
- * holder believes in. When the store can no longer confirm its session (the connection is
- * suspended) it tells the client ({@link #onSessionInterrupted}), which ends the local
- * view of every lease on the store at once.
+ * The client refuses a fixed lease for such a store: a
+ * {@link dev.distlock.core.LockClient} call with a {@code leaseTime} throws
+ * {@link UnsupportedOperationException} naming the store, and the auto-configuration
+ * refuses a locked method with a fixed {@code leaseTime} at startup. Locks without a
+ * fixed lease are kept by the watchdog as on every store: the store answers a renewal as
+ * renewed only once a round trip to the backend confirmed that the lock's session still
+ * lives, and the auto-configuration refuses a watchdog lease longer than
+ * {@link #longestLease()}, since the session may end before a lease the holder believes
+ * in. When the store can no longer confirm its session (the connection is suspended) it
+ * tells the client ({@link #onSessionInterrupted}), which ends the local view of every
+ * lease on the store at once.
  * <p>
  * Unlike the other extensions, this one adds no behaviour: it describes a limit, so that
  * the refusal is decided in one place, from a type, rather than by each caller.

@@ -14,8 +14,12 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store.support;
 
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.store.LockStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -113,7 +117,9 @@ class LockKeyRulesTests {
 		List<String> keys = IntStream.rangeClosed(1, LockKeyRules.DEFAULT_MAX_KEYS * 2)
 			.mapToObj((i) -> "k" + (i % LockKeyRules.DEFAULT_MAX_KEYS))
 			.toList();
-		assertThat(LockKeyRules.requireKeys(keys, LockClientSettings.defaults())).hasSize(64);
+		assertThat(LockKeyRules.requireKeys(keys, LockClientSettings.defaults().maxKeyLength(),
+				LockClientSettings.defaults().maxKeys()))
+			.hasSize(64);
 	}
 
 	@Test

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * What a lock backend must do for a {@link DefaultLockClient}: atomic, owner-checked
- * operations on one key at a time, with no threads, queues, reentrancy or renewal
- * scheduling of its own.
+ * What a lock backend must do for a {@link dev.distlock.core.DefaultLockClient}: atomic,
+ * owner-checked operations on one key at a time, with no threads, queues, reentrancy or
+ * renewal scheduling of its own.
  * <p>
  * The required operations are six: take a lock ({@link #tryAcquire}), release it
  * ({@link #release}), shorten its lease ({@link #expireAfter}, for a holder that must

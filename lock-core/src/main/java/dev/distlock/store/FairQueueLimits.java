@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.store;
 
 /**
  * The bound on the work one step of a fair queue does, one figure for every store (the a

@@ -14,8 +14,14 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock;
 
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.LockHandle;
+import dev.distlock.core.LockHold;
+import dev.distlock.core.LockTracker;
+import dev.distlock.store.SessionLeaseExtension;
 import java.util.Locale;
 
 /**

@@ -13,16 +13,16 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.FairGrant;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
 /**

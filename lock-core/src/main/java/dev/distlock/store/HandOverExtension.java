@@ -13,13 +13,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.distlock.core;
+package dev.distlock.store;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.store.LockStore.Attempt;
 import org.jspecify.annotations.Nullable;
 
 /**
