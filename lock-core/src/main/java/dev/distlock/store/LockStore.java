@@ -52,7 +52,7 @@ import org.springframework.util.Assert;
  * thread-safe.
  * <p>
  * A store passes the public contract kit
- * ({@code dev.distlock.test.contract.LockStoreContractTests} in
+ * ({@code dev.distlock.store.test.LockStoreContractTests} in
  * {@code lock-spring-boot-test}); a decorator extends {@link ForwardingLockStore}.
  *
  * @author distlock
