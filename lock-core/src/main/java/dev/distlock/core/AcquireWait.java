@@ -24,7 +24,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.function.IntFunction;
 
 import dev.distlock.LogSafe;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
+import dev.distlock.store.support.Stages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

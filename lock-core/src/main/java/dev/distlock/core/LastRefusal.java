@@ -22,8 +22,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockAcquisitionException;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.FairGrant;
 import org.jspecify.annotations.Nullable;
 
 /**
