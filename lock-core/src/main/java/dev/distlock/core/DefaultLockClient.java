@@ -17,7 +17,6 @@
 package dev.distlock.core;
 
 import dev.distlock.LossReason;
-import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.LockStore;
 import java.time.Duration;
 import java.util.Collection;
@@ -30,7 +29,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
-import dev.distlock.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -72,8 +70,8 @@ public final class DefaultLockClient extends LockClientFacade {
 
 	private final Locks locks;
 
-	/** The acquisitions of one of several keys; {@code null} in the fair view. */
-	private final @Nullable Locks segmentLocks;
+	/** The acquisitions of one of several keys. */
+	private final Locks segmentLocks;
 
 	private final ThreadLocks threadLocks;
 
@@ -81,9 +79,7 @@ public final class DefaultLockClient extends LockClientFacade {
 
 	private final OperatorView operatorView;
 
-	private final DefaultLockClient root;
-
-	private final DefaultLockClient fairView;
+	private final FairLocks fairLocks;
 
 	/**
 	 * Create a client with {@link LockClientSettings#defaults() default settings}.
@@ -128,24 +124,9 @@ public final class DefaultLockClient extends LockClientFacade {
 		this.readLocks.threadLocks().reenter(this.threadLocks);
 		this.threadLocks.refuseUpgradesFrom(this.readLocks.threadLocks());
 		this.operatorView = new OperatorView(this.engine);
-		this.root = this;
-		this.fairView = new DefaultLockClient(this, releases);
-	}
-
-	/**
-	 * Create the {@link #fair() fair view} of {@code client}.
-	 */
-	private DefaultLockClient(DefaultLockClient client, HoldRelease releases) {
-		this.engine = client.engine;
-		this.locks = new Locks(this.engine, new AcquireVariant.Fair(this.engine.extensions, this.engine.writes,
-				this.engine.settings.fairGrantTimeout()), releases, "LockHandle");
-		this.segmentLocks = null;
-		this.threadLocks = new ThreadLocks(this.locks);
-		this.threadLocks.refuseUpgradesFrom(client.readLocks.threadLocks());
-		this.readLocks = client.readLocks;
-		this.operatorView = client.operatorView;
-		this.root = client;
-		this.fairView = this;
+		this.fairLocks = new FairLocks(new Locks(this.engine, new AcquireVariant.Fair(this.engine.extensions,
+				this.engine.writes, this.engine.settings.fairGrantTimeout()), releases, "LockHandle"), this);
+		this.fairLocks.threadLocks().refuseUpgradesFrom(this.readLocks.threadLocks());
 	}
 
 	/**
@@ -153,24 +134,18 @@ public final class DefaultLockClient extends LockClientFacade {
 	 * on the store, get a lock in the order they started waiting for it, each thread or
 	 * call with its own place in the store's queue (no local queue ahead of it), and a
 	 * release grants the lock to the next live waiter directly and wakes only that one.
-	 * The view shares this client's store, watchdog, held locks and lifetime (closing
-	 * either closes both); its locks and this client's non-fair locks on the same key are
-	 * one lock in the store. Several keys are taken one by one in key order, each fairly.
+	 * The view is no second client: its locks are this client's (held, renewed, counted,
+	 * reported to its listener and released at its close as its other locks are), and
+	 * closing the view closes this client. Its locks and this client's non-fair locks on
+	 * the same key are one lock in the store. Several keys are taken one by one in key
+	 * order, each fairly.
 	 * @return the fair view; the fair view returns itself
 	 * @throws UnsupportedOperationException when a lock is taken, if the store has no
 	 * fair locks
 	 */
 	@Override
-	public DefaultLockClient fair() {
-		return this.fairView;
-	}
-
-	/**
-	 * Return whether the locks of this client (or view) are fair.
-	 * @return whether this is the {@link #fair() fair view}
-	 */
-	public boolean isFair() {
-		return this.fairView == this;
+	public LockClient fair() {
+		return this.fairLocks;
 	}
 
 	/**
@@ -315,27 +290,16 @@ public final class DefaultLockClient extends LockClientFacade {
 
 	@Override
 	List<String> validate(String name, Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
-		List<String> sorted = validateCommon(name, keys, waitTime, leaseTime);
-		if (isFair() && this.engine.extensions.fairQueue() == null) {
-			throw new UnsupportedOperationException("Lock " + sorted + " cannot be taken fairly (fair = true): "
-					+ this.engine.extensions.unsupported(FairQueueExtension.class, "take a lock fairly"));
-		}
-		return sorted;
+		return validateCommon(name, keys, waitTime, leaseTime);
 	}
 
 	/**
 	 * Return the acquisitions of one of several keys: the write locks', without a local
-	 * turn; the fair view has none, since a caller that takes whichever key is free is
-	 * not served in order.
+	 * turn.
 	 */
 	@Override
 	Locks segmentLocks(List<String> keys) {
-		Locks segments = this.segmentLocks;
-		if (segments == null) {
-			throw new UnsupportedOperationException(
-					"Lock " + LogSafe.escape(keys) + " cannot be segmented and fair (fair = true) at once");
-		}
-		return segments;
+		return this.segmentLocks;
 	}
 
 	/**
@@ -357,10 +321,6 @@ public final class DefaultLockClient extends LockClientFacade {
 	 */
 	@Override
 	public void close() {
-		if (this.root != this) {
-			this.root.close();
-			return;
-		}
 		if (!this.engine.close()) {
 			return;
 		}

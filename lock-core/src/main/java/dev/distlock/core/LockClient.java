@@ -62,7 +62,9 @@ public interface LockClient extends AutoCloseable {
 	 * @return the lock handle
 	 * @throws IllegalArgumentException if the key is blank
 	 */
-	LockHandle obtain(String key);
+	default LockHandle obtain(String key) {
+		return obtain(UNNAMED, key);
+	}
 
 	/**
 	 * Acquire the lock on {@code key} for the calling code, blocking the calling thread
@@ -76,7 +78,9 @@ public interface LockClient extends AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
 	 * @throws IllegalStateException if the client is closed
 	 */
-	LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException;
+	default LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
+		return acquire(UNNAMED, key, waitTime, leaseTime);
+	}
 
 	/**
 	 * Acquire the lock on {@code key} without blocking the calling thread. The stage
@@ -91,26 +95,25 @@ public interface LockClient extends AutoCloseable {
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
 	 * @return the pending hold
 	 */
-	CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime);
+	default CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
+		return acquireAsync(UNNAMED, key, waitTime, leaseTime);
+	}
 
 	/**
 	 * Return a handle for the given key whose acquisitions carry {@code name} in metrics
 	 * and traces. Handles of one key share their state whatever their name; the name of
 	 * the acquisition that took the lock is the one reported while it is held.
-	 * Implementations that do not report names ignore it.
 	 * @param name a low-cardinality name for the lock, such as
 	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
 	 * @param key the lock key, not blank
 	 * @return the lock handle
 	 * @since 0.1.0
 	 */
-	default LockHandle obtain(String name, String key) {
-		return obtain(key);
-	}
+	LockHandle obtain(String name, String key);
 
 	/**
 	 * As {@link #acquire(String, Duration, Duration)}, with a name for metrics and
-	 * traces. Implementations that do not report names ignore it.
+	 * traces.
 	 * @param name a low-cardinality name for the lock, such as
 	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
 	 * @param key the lock key, not blank
@@ -120,14 +123,12 @@ public interface LockClient extends AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting; nothing is left locked
 	 * @since 0.1.0
 	 */
-	default LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException {
-		return acquire(key, waitTime, leaseTime);
-	}
+	LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException;
 
 	/**
 	 * As {@link #acquireAsync(String, Duration, Duration)}, with a name for metrics and
-	 * traces. Implementations that do not report names ignore it.
+	 * traces.
 	 * @param name a low-cardinality name for the lock, such as
 	 * {@code "OrderService.placeOrder"}: never the key or anything else with many values
 	 * @param key the lock key, not blank
@@ -136,10 +137,7 @@ public interface LockClient extends AutoCloseable {
 	 * @return the pending hold
 	 * @since 0.1.0
 	 */
-	default CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return acquireAsync(key, waitTime, leaseTime);
-	}
+	CompletionStage<LockHold> acquireAsync(String name, String key, Duration waitTime, @Nullable Duration leaseTime);
 
 	/**
 	 * Acquire the locks on every key, all or nothing, blocking the calling thread for at
@@ -155,8 +153,10 @@ public interface LockClient extends AutoCloseable {
 	 * @throws LockBackendException if the backend failed; none is then held
 	 * @throws InterruptedException if interrupted while waiting; none is then held
 	 */
-	List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException;
+	default List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException {
+		return acquireAll(UNNAMED, keys, waitTime, leaseTime);
+	}
 
 	/**
 	 * Acquire the locks on every key as {@link #acquireAll} does, without blocking the
@@ -167,12 +167,14 @@ public interface LockClient extends AutoCloseable {
 	 * @param leaseTime a fixed lease, or {@code null} for the renewed watchdog lease
 	 * @return the pending holds
 	 */
-	CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime);
+	default CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		return acquireAllAsync(UNNAMED, keys, waitTime, leaseTime);
+	}
 
 	/**
 	 * As {@link #acquireAll(Collection, Duration, Duration)}, with a name for metrics and
-	 * traces. Implementations that do not report names ignore it.
+	 * traces.
 	 * @param name a low-cardinality name for the locks
 	 * @param keys the lock keys, not empty, none blank
 	 * @param waitTime how long to wait for all of them
@@ -181,14 +183,12 @@ public interface LockClient extends AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting; none is then held
 	 * @since 0.1.0
 	 */
-	default List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) throws InterruptedException {
-		return acquireAll(keys, waitTime, leaseTime);
-	}
+	List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
+			throws InterruptedException;
 
 	/**
 	 * As {@link #acquireAllAsync(Collection, Duration, Duration)}, with a name for
-	 * metrics and traces. Implementations that do not report names ignore it.
+	 * metrics and traces.
 	 * @param name a low-cardinality name for the locks
 	 * @param keys the lock keys, not empty, none blank
 	 * @param waitTime how long to wait for all of them
@@ -196,10 +196,8 @@ public interface LockClient extends AutoCloseable {
 	 * @return the pending holds
 	 * @since 0.1.0
 	 */
-	default CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return acquireAllAsync(keys, waitTime, leaseTime);
-	}
+	CompletionStage<List<LockHold>> acquireAllAsync(String name, Collection<String> keys, Duration waitTime,
+			@Nullable Duration leaseTime);
 
 	/**
 	 * Acquire the lock on exactly one of {@code keys} (the segments of one item),

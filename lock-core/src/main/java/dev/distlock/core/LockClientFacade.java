@@ -69,29 +69,14 @@ abstract class LockClientFacade implements LockClient {
 	}
 
 	@Override
-	public LockHandle obtain(String key) {
-		return new ThreadLockHandle(threadLocks(), locks().requireKey(key), UNNAMED);
-	}
-
-	@Override
 	public LockHandle obtain(String name, String key) {
 		return new ThreadLockHandle(threadLocks(), locks().requireKey(key), Locks.requireName(name));
-	}
-
-	@Override
-	public LockHold acquire(String key, Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {
-		return acquire(UNNAMED, key, waitTime, leaseTime);
 	}
 
 	@Override
 	public LockHold acquire(String name, String key, Duration waitTime, @Nullable Duration leaseTime)
 			throws InterruptedException {
 		return acquireAll(name, List.of(locks().requireKey(key)), waitTime, leaseTime).get(0);
-	}
-
-	@Override
-	public CompletionStage<LockHold> acquireAsync(String key, Duration waitTime, @Nullable Duration leaseTime) {
-		return acquireAsync(UNNAMED, key, waitTime, leaseTime);
 	}
 
 	/**
@@ -107,23 +92,11 @@ abstract class LockClientFacade implements LockClient {
 	}
 
 	@Override
-	public List<LockHold> acquireAll(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime)
-			throws InterruptedException {
-		return acquireAll(UNNAMED, keys, waitTime, leaseTime);
-	}
-
-	@Override
 	public List<LockHold> acquireAll(String name, Collection<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) throws InterruptedException {
 		List<String> sorted = validate(name, keys, waitTime, leaseTime);
 		beforeBlocking(sorted);
 		return locks().acquire(name, sorted, waitTime, leaseTime);
-	}
-
-	@Override
-	public CompletionStage<List<LockHold>> acquireAllAsync(Collection<String> keys, Duration waitTime,
-			@Nullable Duration leaseTime) {
-		return acquireAllAsync(UNNAMED, keys, waitTime, leaseTime);
 	}
 
 	@Override

@@ -57,8 +57,9 @@ class FairGrantInWakeUpTests {
 	private final RecordingLockClientListener listener = new RecordingLockClientListener();
 
 	private final DefaultLockClient client = new DefaultLockClient(this.store,
-			LockClientSettings.defaults().withFairGrantTimeout(GRANT_TIMEOUT), this.listener)
-		.fair();
+			LockClientSettings.defaults().withFairGrantTimeout(GRANT_TIMEOUT), this.listener);
+
+	private final LockClient fair = this.client.fair();
 
 	@AfterEach
 	void close() {
@@ -163,7 +164,7 @@ class FairGrantInWakeUpTests {
 		String holder = "other-client:1";
 		assertThat(this.store.tryAcquireFair(key, holder, lease, null).toCompletableFuture().join().acquired())
 			.isTrue();
-		CompletableFuture<LockHold> waiter = this.client.acquireAsync(key, Duration.ofSeconds(30), lease)
+		CompletableFuture<LockHold> waiter = this.fair.acquireAsync(key, Duration.ofSeconds(30), lease)
 			.toCompletableFuture();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.waitingCount(key) > 0);
 		assertThat(this.store.release(key, holder).toCompletableFuture().join()).isTrue();

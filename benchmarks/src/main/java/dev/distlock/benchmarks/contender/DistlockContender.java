@@ -19,6 +19,7 @@ package dev.distlock.benchmarks.contender;
 import java.time.Duration;
 
 import dev.distlock.benchmarks.RedisEndpoint;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.DefaultLockClient;
@@ -41,7 +42,7 @@ final class DistlockContender implements LockContender {
 
 	private final DefaultLockClient client;
 
-	private final DefaultLockClient locks;
+	private final LockClient locks;
 
 	DistlockContender(RedisEndpoint endpoint, Duration lease, boolean fair) {
 		this.connectionFactory = SpringRedis.connectionFactory(endpoint);

@@ -77,7 +77,7 @@ abstract class CohortContract extends ContractGroup {
 		for (int i = 0; i < 3; i++) {
 			DefaultLockClient root = newClient(new CountingLockStore(newStore(), wakeUps),
 					LockClientSettings.defaults());
-			DefaultLockClient client = fair ? root.fair() : root;
+			LockClient client = fair ? root.fair() : root;
 			waiters.add(inNewThread(() -> {
 				LockHandle lock = client.obtain(key);
 				if (!lock.tryLock(Duration.ofSeconds(60))) {
@@ -88,7 +88,7 @@ abstract class CohortContract extends ContractGroup {
 				lock.unlock();
 				return true;
 			}));
-			awaitWaiting(client, key);
+			awaitWaiting(root, key);
 		}
 		// Let the subscriptions settle: a confirmed subscription wakes its listeners
 		// once. Settled: no wake-up between two polls 250 ms apart.

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
@@ -65,7 +66,8 @@ abstract class FairContract extends ContractGroup {
 		List<String> order = Collections.synchronizedList(new ArrayList<>());
 		List<Future<Long>> waiters = new ArrayList<>();
 		for (String name : List.of("first", "second", "third")) {
-			DefaultLockClient client = newClient().fair();
+			DefaultLockClient root = newClient();
+			LockClient client = root.fair();
 			waiters.add(inNewThread(() -> {
 				LockHold hold = client.acquire(key, Duration.ofSeconds(60), null);
 				order.add(name);
@@ -73,7 +75,7 @@ abstract class FairContract extends ContractGroup {
 				hold.release();
 				return fence;
 			}));
-			awaitWaiting(client, key);
+			awaitWaiting(root, key);
 		}
 		long last = holder.fencingToken();
 		holder.release();
@@ -99,9 +101,10 @@ abstract class FairContract extends ContractGroup {
 				.join(extensionOf(deadClientStore, FairQueueExtension.class).tryAcquireFair(key, "dead-client:1",
 						Duration.ofSeconds(30), grantTimeout))
 				.acquired()).isFalse();
-			DefaultLockClient waitingClient = newClient(settings).fair();
+			DefaultLockClient waitingClient = newClient(settings);
 			// Waits 10 s, a third of the 30 s watchdog lease the dead waiter would claim
-			Future<LockHold> waiter = inNewThread(() -> waitingClient.acquire(key, Duration.ofSeconds(10), null));
+			Future<LockHold> waiter = inNewThread(
+					() -> waitingClient.fair().acquire(key, Duration.ofSeconds(10), null));
 			awaitWaiting(waitingClient, key);
 			holder.release();
 			assertThat(Stages.join(extensionOf(deadClientStore, InspectionExtension.class).inspect(key)).ownerToken())
@@ -151,8 +154,9 @@ abstract class FairContract extends ContractGroup {
 			String key = uniqueKey("fair-wake-up-grant");
 			LockHold holder = newClient(settings).fair().acquire(key, Duration.ZERO, null);
 			CountingLockStore store = new CountingLockStore(newStore(), new AtomicInteger());
-			DefaultLockClient waitingClient = newClient(store, settings).fair();
-			CompletableFuture<LockHold> waiter = waitingClient.acquireAsync(key, Duration.ofSeconds(30), null)
+			DefaultLockClient waitingClient = newClient(store, settings);
+			CompletableFuture<LockHold> waiter = waitingClient.fair()
+				.acquireAsync(key, Duration.ofSeconds(30), null)
 				.toCompletableFuture();
 			awaitWaiting(waitingClient, key);
 			int beforeRecheck = store.fairAttemptsAnswered();
@@ -179,11 +183,12 @@ abstract class FairContract extends ContractGroup {
 		// next waiter waits.
 		LockClientSettings settings = LockClientSettings.defaults().withFairGrantTimeout(Duration.ofSeconds(30));
 		LockHold holder = newClient(settings).fair().acquire(key, Duration.ZERO, null);
-		DefaultLockClient impatientClient = newClient(settings).fair();
-		Future<LockHold> impatient = inNewThread(() -> impatientClient.acquire(key, Duration.ofSeconds(2), null));
+		DefaultLockClient impatientClient = newClient(settings);
+		Future<LockHold> impatient = inNewThread(
+				() -> impatientClient.fair().acquire(key, Duration.ofSeconds(2), null));
 		awaitWaiting(impatientClient, key);
-		DefaultLockClient patientClient = newClient(settings).fair();
-		Future<LockHold> patient = inNewThread(() -> patientClient.acquire(key, Duration.ofSeconds(10), null));
+		DefaultLockClient patientClient = newClient(settings);
+		Future<LockHold> patient = inNewThread(() -> patientClient.fair().acquire(key, Duration.ofSeconds(10), null));
 		awaitWaiting(patientClient, key);
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> impatient.get(30, TimeUnit.SECONDS))
 			.withCauseInstanceOf(LockAcquisitionException.class);
@@ -198,8 +203,9 @@ abstract class FairContract extends ContractGroup {
 	void anAsyncFairAcquireWaitsForTheReleaseAndGetsTheLock() throws Exception {
 		String key = uniqueKey("fair-async");
 		LockHold holder = newClient().fair().acquire(key, Duration.ZERO, null);
-		DefaultLockClient waitingClient = newClient().fair();
-		CompletableFuture<LockHold> waiter = waitingClient.acquireAsync(key, Duration.ofSeconds(30), null)
+		DefaultLockClient waitingClient = newClient();
+		CompletableFuture<LockHold> waiter = waitingClient.fair()
+			.acquireAsync(key, Duration.ofSeconds(30), null)
 			.toCompletableFuture();
 		awaitWaiting(waitingClient, key);
 		assertThat(waiter).isNotDone();
@@ -227,7 +233,7 @@ abstract class FairContract extends ContractGroup {
 	@Test
 	void fairClientsNeverOverlapOnOneKeyAndFencingStrictlyIncreases() throws Exception {
 		String key = uniqueKey("fair-counter");
-		List<DefaultLockClient> clients = List.of(newClient().fair(), newClient().fair(), newClient().fair());
+		List<LockClient> clients = List.of(newClient().fair(), newClient().fair(), newClient().fair());
 		int threadsPerClient = 2;
 		int rounds = 30;
 		AtomicInteger inside = new AtomicInteger();
@@ -236,7 +242,7 @@ abstract class FairContract extends ContractGroup {
 		long[] lastFence = new long[1];
 		int[] counter = new int[1];
 		List<Future<?>> workers = new ArrayList<>();
-		for (DefaultLockClient client : clients) {
+		for (LockClient client : clients) {
 			for (int t = 0; t < threadsPerClient; t++) {
 				boolean callOwned = t % 2 == 0;
 				workers.add(inNewThread(() -> {

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import dev.distlock.store.FairQueueExtension;
@@ -77,7 +78,7 @@ abstract class LeaseEndContract extends ContractGroup {
 	@Test
 	void anExpiredFixedFairLeaseFreesTheKeyForTheSameClientAtOnce() throws Exception {
 		assumeSupports(FairQueueExtension.class);
-		DefaultLockClient client = newClient().fair();
+		LockClient client = newClient().fair();
 		String key = uniqueKey("fixed-fair-lease");
 		LockHold first = client.acquire(key, Duration.ZERO, Duration.ofMillis(50));
 		waitAtMost(SECOND).pollDelay(Duration.ofMillis(100)).until(() -> !isLocked(key));

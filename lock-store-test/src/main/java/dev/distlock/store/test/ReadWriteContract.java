@@ -323,21 +323,22 @@ abstract class ReadWriteContract extends ContractGroup {
 
 	@Test
 	void aWaitingWriterGetsInWhenTheLastReaderLeaves() throws Exception {
-		writerGetsInWhenTheLastReaderLeaves(uniqueKey("writer-wakes"), newClient());
+		writerGetsInWhenTheLastReaderLeaves(uniqueKey("writer-wakes"), newClient(), false);
 	}
 
 	@Test
 	void aWaitingFairWriterKeepsNewReadersOutAndGetsInWhenTheLastReaderLeaves() throws Exception {
 		assumeSupports(FairQueueExtension.class);
-		writerGetsInWhenTheLastReaderLeaves(uniqueKey("fair-writer-wakes"), newClient().fair());
+		writerGetsInWhenTheLastReaderLeaves(uniqueKey("fair-writer-wakes"), newClient(), true);
 	}
 
-	void writerGetsInWhenTheLastReaderLeaves(String key, DefaultLockClient writers) throws Exception {
+	void writerGetsInWhenTheLastReaderLeaves(String key, DefaultLockClient client, boolean fair) throws Exception {
+		LockClient writers = fair ? client.fair() : client;
 		LockHold first = newClient().readLocks().acquire(key, Duration.ZERO, null);
 		LockHold second = newClient().readLocks().acquire(key, Duration.ZERO, null);
 		CompletableFuture<LockHold> writer = writers.acquireAsync(key, Duration.ofSeconds(30), null)
 			.toCompletableFuture();
-		awaitWaiting(writers, key);
+		awaitWaiting(client, key);
 		LockClient newReaders = newClient().readLocks();
 		waitAtMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
 			.alias("a new reader backs off while a writer waits")
