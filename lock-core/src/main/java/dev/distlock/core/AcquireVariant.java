@@ -19,13 +19,13 @@ package dev.distlock.core;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.ReadWriteTiming;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.distlock.store.LockStore.Attempt;
@@ -47,9 +47,11 @@ import org.jspecify.annotations.Nullable;
 interface AcquireVariant {
 
 	/**
-	 * The longest a waiting caller goes without asking the store again.
+	 * The longest a waiting caller goes without asking the store again
+	 * ({@link ReadWriteTiming#MAX_RECHECK}, which the stores' writer-waiting mark
+	 * outlives).
 	 */
-	long MAX_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+	long MAX_RECHECK_NANOS = ReadWriteTiming.MAX_RECHECK.toNanos();
 
 	/**
 	 * How long a client's registration as waiting for a release lasts unless a re-check

@@ -123,20 +123,6 @@ final class Lease {
 	 * @param renewable whether the watchdog renews it
 	 * @param requestedAtNanos when the acquire request was sent
 	 * ({@link System#nanoTime()})
-	 */
-	Lease(LockEntry entry, String token, long fencingToken, Duration lease, boolean renewable, long requestedAtNanos) {
-		this(entry, token, fencingToken, lease, renewable, requestedAtNanos, Tracking.NONE);
-	}
-
-	/**
-	 * Create the lease of a grant.
-	 * @param entry the key's local state
-	 * @param token the owner token
-	 * @param fencingToken the fencing token
-	 * @param lease the lease the store was asked for
-	 * @param renewable whether the watchdog renews it
-	 * @param requestedAtNanos when the acquire request was sent
-	 * ({@link System#nanoTime()})
 	 * @param tracking the name and listener of the acquisition
 	 */
 	Lease(LockEntry entry, String token, long fencingToken, Duration lease, boolean renewable, long requestedAtNanos,
@@ -197,14 +183,6 @@ final class Lease {
 
 	private synchronized boolean isViewEnded() {
 		return this.viewEnded;
-	}
-
-	/**
-	 * Record that the lock was found lost; the first reason wins.
-	 * @param reason how the loss was found
-	 */
-	void lost(String reason) {
-		lost(LossReason.TAKEN, reason);
 	}
 
 	/**

@@ -38,8 +38,6 @@ final class Tracking {
 
 	private static final Log logger = LogFactory.getLog(Tracking.class);
 
-	static final Tracking NONE = new Tracking(LockClient.UNNAMED, null, LockTracker.NONE, Runnable::run, 0);
-
 	final String name;
 
 	/** The code that asked for the lock ({@link LockCaller}), if it named itself. */

@@ -34,6 +34,7 @@ import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.LockStoreExtension;
 import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
 import dev.distlock.memory.InMemoryGrants.Grant;
@@ -49,12 +50,13 @@ import org.jspecify.annotations.Nullable;
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
  * live fair waiter directly, else by waking one registered waiting client). It implements
- * every {@link LockStoreExtension}.
+ * every {@link LockStoreExtension} but {@link SessionLeaseExtension}: its leases belong
+ * to no session.
  * <p>
  * Every request runs on the calling thread, under the monitor of this store object, and
  * its stage is complete when the method returns. Subclasses, such as
- * {@code dev.distlock.test.TestLockStore} of {@code lock-spring-boot-test}, can make the
- * store unreachable ({@link #isReachable()}), hold the replies
+ * {@code dev.distlock.test.TestLockStore} of {@code lock-store-test}, can make the store
+ * unreachable ({@link #isReachable()}), hold the replies
  * ({@link #reply(CompletableFuture)}), and read or change a key's state as another owner
  * or the end of a lease would ({@link #isHeld(String)},
  * {@link #assignToForeignOwner(String, String)}, {@link #drop(String)},

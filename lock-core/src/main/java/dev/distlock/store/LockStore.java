@@ -36,9 +36,9 @@ import org.springframework.util.Assert;
  * owner ({@link #isOwner}), and tell when a key may have become free
  * ({@link #onRelease}). Every optional behaviour is a {@link LockStoreExtension} that a
  * store implements or not (read locks, a fair queue, waking one waiter, hand-over,
- * several keys at once, inspection and force release); the client looks them up once with
- * {@link #extension(Class)} and never asks a store for what it does not implement. An
- * extension never changes what a required operation means.
+ * several keys at once, inspection and force release, leases tied to a session); the
+ * client looks them up once with {@link #extension(Class)} and never asks a store for
+ * what it does not implement. An extension never changes what a required operation means.
  * <p>
  * Every operation is non-blocking: it returns a {@link CompletionStage} that the backend
  * completes, and never blocks the calling thread for a wait. A store that has only a
@@ -52,8 +52,8 @@ import org.springframework.util.Assert;
  * thread-safe.
  * <p>
  * A store passes the public contract kit
- * ({@code dev.distlock.store.test.LockStoreContractTests} in
- * {@code lock-spring-boot-test}); a decorator extends {@link ForwardingLockStore}.
+ * ({@code dev.distlock.store.test.LockStoreContractTests} in {@code lock-store-test}); a
+ * decorator extends {@link ForwardingLockStore}.
  *
  * @author distlock
  * @since 0.1.0

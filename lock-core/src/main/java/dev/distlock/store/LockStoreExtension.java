@@ -20,8 +20,9 @@ package dev.distlock.store;
  * locks ({@link ReadLockExtension}), a fair queue ({@link FairQueueExtension}), waking
  * one waiting client ({@link WakeOneExtension}), hand-over between the holder and its
  * client's next caller ({@link HandOverExtension}), several keys in one step
- * ({@link SeveralKeysExtension}), and inspection with force release
- * ({@link InspectionExtension}).
+ * ({@link SeveralKeysExtension}), inspection with force release
+ * ({@link InspectionExtension}), and leases tied to a session
+ * ({@link SessionLeaseExtension}).
  * <p>
  * A store offers an extension by implementing its interface, and lacks it by not
  * implementing it: there is no other way to say "unsupported". The client looks every

@@ -40,12 +40,18 @@ public final class ReadWriteTiming {
 	public static final Duration PENDING_WRITER_RECHECK = Duration.ofMillis(20);
 
 	/**
+	 * The longest a waiting client goes without asking the store again (a writer waiting
+	 * for readers included), whatever the release notifications.
+	 */
+	public static final Duration MAX_RECHECK = Duration.ofSeconds(1);
+
+	/**
 	 * How long a writer's mark that it waits for readers lives unless the writer sets it
-	 * anew: longer than the client's longest re-check interval (one second), so new
+	 * anew: twice the client's longest re-check interval ({@link #MAX_RECHECK}), so new
 	 * readers back off for as long as a writer waits, and for at most this long after it
 	 * gave up.
 	 */
-	public static final Duration WRITER_WAITING = Duration.ofSeconds(2);
+	public static final Duration WRITER_WAITING = MAX_RECHECK.multipliedBy(2);
 
 	private ReadWriteTiming() {
 	}

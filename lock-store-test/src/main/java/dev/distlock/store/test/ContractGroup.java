@@ -23,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientListener;
@@ -180,25 +179,6 @@ abstract class ContractGroup {
 		finally {
 			thread.shutdown();
 		}
-	}
-
-	/**
-	 * The body of the overlap cases: counts overlaps and fencing regressions, and
-	 * increments a counter that is not atomic, so that an overlap can lose an increment.
-	 */
-	static void criticalSection(long fence, AtomicInteger inside, AtomicInteger overlaps, AtomicInteger regressions,
-			long[] lastFence, int[] counter) {
-		if (inside.incrementAndGet() > 1) {
-			overlaps.incrementAndGet();
-		}
-		int read = counter[0];
-		Thread.onSpinWait();
-		counter[0] = read + 1;
-		if (fence <= lastFence[0]) {
-			regressions.incrementAndGet();
-		}
-		lastFence[0] = fence;
-		inside.decrementAndGet();
 	}
 
 }

@@ -22,11 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.core.DefaultLockClient;
@@ -137,54 +133,7 @@ abstract class ExclusionContract extends ContractGroup {
 	@Test
 	void clientsNeverOverlapOnOneKeyAndFencingNeverRegresses() throws Exception {
 		String key = uniqueKey("counter");
-		List<DefaultLockClient> pair = List.of(newClient(), newClient());
-		int threadsPerClient = 3;
-		int rounds = 60;
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
-		AtomicInteger regressions = new AtomicInteger();
-		long[] lastFence = new long[1];
-		int[] counter = new int[1];
-		ExecutorService pool = Executors.newFixedThreadPool(pair.size() * threadsPerClient);
-		List<Future<?>> workers = new ArrayList<>();
-		for (DefaultLockClient client : pair) {
-			for (int t = 0; t < threadsPerClient; t++) {
-				boolean callOwned = t % 2 == 0;
-				workers.add(pool.submit(() -> {
-					for (int i = 0; i < rounds; i++) {
-						if (callOwned) {
-							LockHold hold = client.acquireAsync(key, Duration.ofSeconds(60), null)
-								.toCompletableFuture()
-								.get(60, TimeUnit.SECONDS);
-							try {
-								criticalSection(hold.fencingToken(), inside, overlaps, regressions, lastFence, counter);
-							}
-							finally {
-								hold.release();
-							}
-						}
-						else {
-							LockHandle lock = client.obtain(key);
-							assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
-							try {
-								criticalSection(lock.fencingToken(), inside, overlaps, regressions, lastFence, counter);
-							}
-							finally {
-								lock.unlock();
-							}
-						}
-					}
-					return null;
-				}));
-			}
-		}
-		for (Future<?> worker : workers) {
-			worker.get(3, TimeUnit.MINUTES);
-		}
-		pool.shutdown();
-		assertThat(overlaps).hasValue(0);
-		assertThat(regressions).hasValue(0);
-		assertThat(counter[0]).isEqualTo(pair.size() * threadsPerClient * rounds);
+		OverlapWorkers.assertNeverOverlap(key, List.of(newClient(), newClient()), 3, 60);
 		assertThat(isLocked(key)).isFalse();
 	}
 

@@ -30,7 +30,6 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.FairQueueExtension;
@@ -233,52 +232,8 @@ abstract class FairContract extends ContractGroup {
 	@Test
 	void fairClientsNeverOverlapOnOneKeyAndFencingStrictlyIncreases() throws Exception {
 		String key = uniqueKey("fair-counter");
-		List<LockClient> clients = List.of(newClient().fair(), newClient().fair(), newClient().fair());
-		int threadsPerClient = 2;
-		int rounds = 30;
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
-		AtomicInteger regressions = new AtomicInteger();
-		long[] lastFence = new long[1];
-		int[] counter = new int[1];
-		List<Future<?>> workers = new ArrayList<>();
-		for (LockClient client : clients) {
-			for (int t = 0; t < threadsPerClient; t++) {
-				boolean callOwned = t % 2 == 0;
-				workers.add(inNewThread(() -> {
-					for (int i = 0; i < rounds; i++) {
-						if (callOwned) {
-							LockHold hold = client.acquireAsync(key, Duration.ofSeconds(60), null)
-								.toCompletableFuture()
-								.get(60, TimeUnit.SECONDS);
-							try {
-								criticalSection(hold.fencingToken(), inside, overlaps, regressions, lastFence, counter);
-							}
-							finally {
-								hold.release();
-							}
-						}
-						else {
-							LockHandle lock = client.obtain(key);
-							assertThat(lock.tryLock(Duration.ofSeconds(60))).isTrue();
-							try {
-								criticalSection(lock.fencingToken(), inside, overlaps, regressions, lastFence, counter);
-							}
-							finally {
-								lock.unlock();
-							}
-						}
-					}
-					return null;
-				}));
-			}
-		}
-		for (Future<?> worker : workers) {
-			worker.get(3, TimeUnit.MINUTES);
-		}
-		assertThat(overlaps).hasValue(0);
-		assertThat(regressions).hasValue(0);
-		assertThat(counter[0]).isEqualTo(clients.size() * threadsPerClient * rounds);
+		OverlapWorkers.assertNeverOverlap(key, List.of(newClient().fair(), newClient().fair(), newClient().fair()), 2,
+				30);
 		assertThat(isLocked(key)).isFalse();
 	}
 

@@ -50,28 +50,38 @@ import org.junit.jupiter.api.Nested;
  * makes several clients, each on a store from {@link #newStore()}, and checks the backend
  * through the hooks. To test a store, extend this class and implement the hooks:
  * <pre class="code">
- * class JdbcLockStoreContractTests extends LockStoreContractTests {
+ * class PostgreSqlLockStoreContractTests extends LockStoreContractTests {
  *
- * 	private static final JdbcTemplate jdbc = ...; // one database for the whole class
+ * 	// One database for the whole class, with the store's table (schema-postgresql.sql)
+ * 	private static final DataSource dataSource = ...;
+ *
+ * 	private static final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+ *
+ * 	private static final String NOW = "FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
  *
  * 	&#64;Override
  * 	protected LockStore newStore() {
- * 		return new JdbcLockStore(jdbc); // a new store, as a new application instance has
+ * 		// A new store, as a new application instance has
+ * 		return new JdbcLockStore(dataSource, JdbcLockStoreSettings.defaults());
  * 	}
  *
  * 	&#64;Override
  * 	protected boolean isLocked(String key) {
- * 		return jdbc.queryForObject("select count(*) from locks where name = ?", Integer.class, key) &gt; 0;
+ * 		return jdbc.queryForObject("SELECT count(*) FROM distlock_lock WHERE lock_key = ?"
+ * 				+ " AND released = FALSE AND expires_at &gt; " + NOW, Integer.class, key) &gt; 0;
  * 	}
  *
  * 	&#64;Override
  * 	protected void takeOver(String key) {
- * 		jdbc.update("update locks set owner = 'someone-else', expires_at = null where name = ?", key);
+ * 		jdbc.update("INSERT INTO distlock_lock (lock_key, owner_token, released, expires_at, fencing_token)"
+ * 				+ " VALUES (?, 'someone-else', FALSE, " + NOW + " + 3600000, nextval('distlock_lock_fence_seq'))"
+ * 				+ " ON CONFLICT (lock_key) DO UPDATE SET owner_token = EXCLUDED.owner_token, released = FALSE,"
+ * 				+ " expires_at = EXCLUDED.expires_at, fencing_token = EXCLUDED.fencing_token", key);
  * 	}
  *
  * 	&#64;Override
  * 	protected void expire(String key) {
- * 		jdbc.update("delete from locks where name = ?", key);
+ * 		jdbc.update("UPDATE distlock_lock SET expires_at = " + NOW + " - 1000 WHERE lock_key = ?", key);
  * 	}
  *
  * }
