@@ -37,7 +37,7 @@ import dev.distlock.annotation.OnBusy;
 import dev.distlock.autoconfigure.LockMetricsAutoConfiguration;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.SegmentHold;
-import dev.distlock.core.SegmentKeys;
+import dev.distlock.annotation.SegmentKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -14,30 +14,30 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock;
+
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The segment keys of an item, and the item keys that could make two items share one.
+ * Tests for {@link LockReplicationException}.
  *
  * @author distlock
  */
-class SegmentKeysTests {
+class LockReplicationExceptionTests {
 
 	@Test
-	void namesEachSegmentAfterItsItem() {
-		assertThat(SegmentKeys.of("stock:42", 3)).containsExactly("stock:42#0", "stock:42#1", "stock:42#2");
-	}
-
-	@Test
-	void refusesAnItemKeyHoldingTheSeparator() {
-		assertThatIllegalArgumentException().isThrownBy(() -> SegmentKeys.of("stock:4#2", 2))
-			.withMessageContaining("must not contain '#'")
-			.withMessageContaining("stock:4#2");
+	void escapesTheKeyInItsMessageAndKeepsItAsItIs() {
+		String key = "order:1\r\nINFO forged line\u001b[31m";
+		LockReplicationException ex = new LockReplicationException(key, 0, 1, Duration.ofMillis(500));
+		assertThat(ex.getMessage()).doesNotContain("\r", "\n", "\u001b")
+			.contains("order:1\\r\\nINFO forged line\\u001b[31m")
+			.contains("only 0 of the 1 required replica(s)");
+		assertThat(ex.getKey()).isEqualTo(key);
+		assertThat(ex).isInstanceOf(LockBackendException.class);
 	}
 
 }

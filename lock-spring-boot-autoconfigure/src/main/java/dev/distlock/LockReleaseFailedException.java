@@ -20,30 +20,24 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown by the {@code @DistributedLock} advice when the locked method returned normally
- * but its lock was found lost when it was released. The method ran to completion: its
- * {@link #getResult() result} is kept here and, if a transaction began inside the lock,
- * that transaction has already {@link #isTransactionCommitted() committed}. Another
- * holder may have run under the same key from the moment the lock was lost, so the
- * completed work may have overlapped with it.
+ * but the lock store failed (was unreachable or timed out) while its lock was released.
+ * The method ran to completion: its {@link #getResult() result} is kept here and, if a
+ * transaction began inside the lock, that transaction has already
+ * {@link #isTransactionCommitted() committed} (after the lock's ownership was confirmed
+ * just before the commit). The lock is no longer renewed and expires with its lease.
  * <p>
- * Compare a plain {@link LockLostException} from a locked method: the loss was found
- * before the transaction committed, or the method failed, so the transaction was rolled
- * back.
+ * Compare a plain {@link LockBackendException} from a locked method: the store failed
+ * before the method ran, or before its transaction committed, which then rolled back.
  *
  * @author distlock
  * @since 0.1.0
  */
-public class LockLostAfterCompletionException extends LockLostException {
+public class LockReleaseFailedException extends LockBackendException {
 
 	/**
-	 * Result of the method, not serialized.
+	 * What the method did before the release.
 	 */
-	private final transient @Nullable Object result;
-
-	/**
-	 * Whether a transaction that began inside the lock had committed.
-	 */
-	private final boolean transactionCommitted;
+	private final MethodCompletion completion;
 
 	/**
 	 * Detail message.
@@ -52,19 +46,17 @@ public class LockLostAfterCompletionException extends LockLostException {
 
 	/**
 	 * Create a new exception.
-	 * @param loss the loss reported by the release
+	 * @param failure the failure reported by the release
 	 * @param result what the locked method returned
 	 * @param transactionCommitted whether a transaction that began inside the lock
 	 * committed before the release
 	 */
-	public LockLostAfterCompletionException(LockLostException loss, @Nullable Object result,
+	public LockReleaseFailedException(LockBackendException failure, @Nullable Object result,
 			boolean transactionCommitted) {
-		super(loss.getKey(), "found when it was released after the locked method completed");
-		this.result = result;
-		this.transactionCommitted = transactionCommitted;
-		this.message = "The method locked by '" + LogSafe.escape(loss.getKey()) + "' "
-				+ completion(transactionCommitted) + ", but then: " + loss.getMessage();
-		addSuppressed(loss);
+		super(failure.getKey(), "release", failure);
+		this.completion = new MethodCompletion(result, transactionCommitted);
+		this.message = this.completion.describe(failure.getKey(),
+				failure.getMessage() + "; the lock expires with its lease");
 	}
 
 	/**
@@ -73,7 +65,7 @@ public class LockLostAfterCompletionException extends LockLostException {
 	 * {@code void}
 	 */
 	public @Nullable Object getResult() {
-		return this.result;
+		return this.completion.result();
 	}
 
 	/**
@@ -84,17 +76,12 @@ public class LockLostAfterCompletionException extends LockLostException {
 	 * @return whether the method's transaction committed
 	 */
 	public boolean isTransactionCommitted() {
-		return this.transactionCommitted;
+		return this.completion.transactionCommitted();
 	}
 
 	@Override
 	public String getMessage() {
 		return this.message;
-	}
-
-	static String completion(boolean transactionCommitted) {
-		return transactionCommitted ? "returned normally and its transaction committed"
-				: "returned normally (no transaction that began inside the lock committed)";
 	}
 
 }

@@ -20,10 +20,11 @@ import java.time.Duration;
 
 /**
  * Thrown when a store's master granted a lock but fewer replicas than required
- * acknowledged the grant within the replication timeout ({@code distlock.replication.*}).
- * The grant was released again (owner-checked), so the lock is not held and the protected
- * code did not run. A {@link LockBackendException}: the acquisition fails closed, as it
- * does when the store cannot be reached.
+ * acknowledged the grant within the replication timeout (see
+ * {@code dev.distlock.redis.ReplicaAcknowledgement}). The grant was released again
+ * (owner-checked), so the lock is not held and the protected code did not run. A
+ * {@link LockBackendException}: the acquisition fails closed, as it does when the store
+ * cannot be reached.
  *
  * @author distlock
  * @since 0.1.0
@@ -71,8 +72,7 @@ public class LockReplicationException extends LockBackendException {
 	}
 
 	/**
-	 * Return how many replicas had to acknowledge the grant
-	 * ({@code distlock.replication.min-replicas}).
+	 * Return how many replicas had to acknowledge the grant.
 	 * @return the required number of replicas
 	 */
 	public int getRequired() {
@@ -80,8 +80,7 @@ public class LockReplicationException extends LockBackendException {
 	}
 
 	/**
-	 * Return how long the acquisition waited for the replicas
-	 * ({@code distlock.replication.timeout}).
+	 * Return how long the acquisition waited for the replicas.
 	 * @return the replication timeout
 	 */
 	public Duration getTimeout() {

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.distlock.core;
+package dev.distlock.annotation;
 
 import java.util.List;
 import java.util.stream.IntStream;
@@ -28,17 +28,16 @@ import org.springframework.util.Assert;
  * index from 0, for example {@code stock:42#0} to {@code stock:42#7} for the item
  * {@code stock:42} in 8 segments. {@code @DistributedLock(segments = 8)} locks one of
  * these keys; pass them to
- * {@link LockClient#acquireAny(String, List, java.time.Duration, java.time.Duration)} to
- * lock one of the same segments in code.
+ * {@link dev.distlock.core.LockClient#acquireAny(String, List, java.time.Duration, java.time.Duration)}
+ * to lock one of the same segments in code.
  * <p>
  * An item's key may not hold {@value #SEPARATOR}, so no two items share a segment key. A
  * plain (unsegmented) lock on the item's key does not exclude its segments, nor does a
  * plain key of the form {@code item#0} stay apart from them: keep plain keys free of
  * {@value #SEPARATOR} where items are segmented.
  * <p>
- * Each segment key is a lock key of its own. The Redis store makes the whole key the
- * Cluster hash tag (escaping braces in it), so the segments of one item hash to slots of
- * their own and spread over the Cluster's nodes, never pinned to one slot together.
+ * Each segment key is a lock key of its own, which the lock store spreads as it spreads
+ * any other key.
  *
  * @author distlock
  * @since 0.1.0
