@@ -28,8 +28,8 @@ import java.util.function.IntPredicate;
 
 import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LogSafe;
-import dev.distlock.core.LockKeyRules;
 import dev.distlock.annotation.SegmentKeys;
+import dev.distlock.store.support.LockKeyRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
