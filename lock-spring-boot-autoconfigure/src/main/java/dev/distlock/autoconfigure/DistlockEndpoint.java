@@ -25,9 +25,9 @@ import java.util.Set;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LogSafe;
-import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLock;
+import dev.distlock.core.LockOperator;
 import dev.distlock.core.LockState;
 import dev.distlock.LossReason;
 import dev.distlock.leader.Leadership;
@@ -94,7 +94,7 @@ public class DistlockEndpoint {
 			"org.springframework.web.context.request.ServletRequestAttributes", DistlockEndpoint.class.getClassLoader())
 			&& ClassUtils.isPresent("jakarta.servlet.ServletRequest", DistlockEndpoint.class.getClassLoader());
 
-	private final DefaultLockClient client;
+	private final LockOperator client;
 
 	private final boolean forceReleaseEnabled;
 
@@ -106,23 +106,22 @@ public class DistlockEndpoint {
 
 	/**
 	 * Create the endpoint; keys are never shown.
-	 * @param client the lock client to report on
+	 * @param client the lock client to report on (any {@link LockOperator})
 	 * @param forceReleaseEnabled whether force release is allowed
 	 */
-	public DistlockEndpoint(DefaultLockClient client, boolean forceReleaseEnabled) {
+	public DistlockEndpoint(LockOperator client, boolean forceReleaseEnabled) {
 		this(client, forceReleaseEnabled, Show.NEVER, Set.of());
 	}
 
 	/**
 	 * Create the endpoint.
-	 * @param client the lock client to report on
+	 * @param client the lock client to report on (any {@link LockOperator})
 	 * @param forceReleaseEnabled whether force release is allowed
 	 * @param showKeys when lock keys are shown rather than masked
 	 * @param roles the roles that may see the keys with {@link Show#WHEN_AUTHORIZED};
 	 * empty for any authenticated caller
 	 */
-	public DistlockEndpoint(DefaultLockClient client, boolean forceReleaseEnabled, Show showKeys,
-			Collection<String> roles) {
+	public DistlockEndpoint(LockOperator client, boolean forceReleaseEnabled, Show showKeys, Collection<String> roles) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(showKeys, "'showKeys' must not be null");
 		Assert.notNull(roles, "'roles' must not be null");

@@ -15,7 +15,7 @@
  */
 package dev.distlock.autoconfigure;
 
-import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockOperator;
 import dev.distlock.leader.Leadership;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,9 +23,9 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
@@ -33,8 +33,9 @@ import org.springframework.context.annotation.Bean;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of the {@code distlock} actuator endpoint
  * ({@link DistlockEndpoint}) when the actuator is on the classpath and the endpoint is
- * available (exposed with {@code management.endpoints.web.exposure.include=distlock}).
- * Its default access is read-only: force release also needs
+ * available (exposed with {@code management.endpoints.web.exposure.include=distlock}), on
+ * the application's {@link LockOperator} (the auto-configured lock client is one). Its
+ * default access is read-only: force release also needs
  * {@code management.endpoint.distlock.access=unrestricted}.
  *
  * @author distlock
@@ -42,14 +43,14 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = LockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(DefaultLockClient.class)
+@ConditionalOnSingleCandidate(LockOperator.class)
 @EnableConfigurationProperties(DistlockProperties.class)
 public final class LockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	DistlockEndpoint distlockEndpoint(DefaultLockClient lockClient, DistlockProperties properties,
+	DistlockEndpoint distlockEndpoint(LockOperator lockClient, DistlockProperties properties,
 			ObjectProvider<Leadership> leadership) {
 		DistlockProperties.Endpoint endpoint = properties.getEndpoint();
 		DistlockEndpoint distlockEndpoint = new DistlockEndpoint(lockClient, endpoint.isForceRelease(),

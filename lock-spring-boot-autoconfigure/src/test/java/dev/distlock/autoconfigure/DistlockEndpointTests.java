@@ -18,6 +18,9 @@ package dev.distlock.autoconfigure;
 
 import java.security.Principal;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import dev.distlock.autoconfigure.DistlockEndpoint.ForcedReleaseDescriptor;
@@ -25,7 +28,11 @@ import dev.distlock.autoconfigure.DistlockEndpoint.HeldLockDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.Message;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.ForcedRelease;
+import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LockOperator;
+import dev.distlock.core.LockState;
 import dev.distlock.store.LockStore;
 import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.jspecify.annotations.Nullable;
@@ -126,6 +133,27 @@ class DistlockEndpointTests {
 	}
 
 	@Test
+	void reportsOnAnyLockOperator() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockEndpointAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=distlock",
+					"distlock.endpoint.show-keys=always", "distlock.endpoint.force-release=true")
+			.withBean(LockOperator.class, OneLockOperator::new)
+			.run((context) -> {
+				DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
+				assertThat(endpoint.heldLocks(SecurityContext.NONE).clientId()).isEqualTo("operator-1");
+				assertThat(endpoint.heldLocks(SecurityContext.NONE).locks()).extracting(HeldLockDescriptor::key)
+					.containsExactly("user:42");
+				assertThat(endpoint.lock(new String[] { "user:42" }, SecurityContext.NONE).getBody())
+					.isInstanceOfSatisfying(LockStateDescriptor.class,
+							(state) -> assertThat(state.holderClientId()).isEqualTo("operator-1"));
+				assertThat(endpoint.forceRelease(new String[] { "user:42" }, SecurityContext.NONE).getBody())
+					.isInstanceOfSatisfying(ForcedReleaseDescriptor.class,
+							(released) -> assertThat(released.released()).isTrue());
+				assertThat(context.getBean(OneLockOperator.class).forced).containsExactly("user:42");
+			});
+	}
+
+	@Test
 	void isReadOnlyByDefault() {
 		assertThat(MergedAnnotations.from(DistlockEndpoint.class)
 			.get(WebEndpoint.class)
@@ -207,6 +235,39 @@ class DistlockEndpointTests {
 			}
 
 		};
+	}
+
+	/**
+	 * An operator view that is not a lock client: it holds one lock on {@code user:42}.
+	 */
+	static class OneLockOperator implements LockOperator {
+
+		private final List<String> forced = new ArrayList<>();
+
+		private final HeldLock held = new HeldLock("orders", "user:42", Instant.now(), Duration.ofSeconds(30), true, 7,
+				"main", null, 0);
+
+		@Override
+		public String clientId() {
+			return "operator-1";
+		}
+
+		@Override
+		public List<HeldLock> heldLocks() {
+			return List.of(this.held);
+		}
+
+		@Override
+		public LockState inspect(String key) {
+			return new LockState(key, true, Duration.ofSeconds(30), clientId(), true, 7, this.held);
+		}
+
+		@Override
+		public ForcedRelease forceRelease(String key) {
+			this.forced.add(key);
+			return new ForcedRelease(key, true, clientId(), true);
+		}
+
 	}
 
 }
