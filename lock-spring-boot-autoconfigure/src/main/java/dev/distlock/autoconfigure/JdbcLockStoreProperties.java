@@ -23,8 +23,8 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
  * Configuration properties of the JDBC lock store ({@code distlock.jdbc.*}). The store
- * keeps its locks in one table, which is also its namespace: {@code distlock.key-prefix}
- * does not apply to it.
+ * keeps its locks in one table, which is also its namespace:
+ * {@code distlock.redis.key-prefix} does not apply to it.
  *
  * @author distlock
  * @since 0.1.0

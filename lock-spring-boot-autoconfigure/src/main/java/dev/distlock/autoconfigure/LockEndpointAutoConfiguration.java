@@ -52,7 +52,7 @@ public final class LockEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	DistlockEndpoint distlockEndpoint(LockOperator lockClient, DistlockProperties properties,
 			ObjectProvider<Leadership> leadership) {
-		DistlockProperties.Endpoint endpoint = properties.getEndpoint();
+		DistlockEndpointProperties endpoint = properties.getEndpoint();
 		DistlockEndpoint distlockEndpoint = new DistlockEndpoint(lockClient, endpoint.isForceRelease(),
 				Show.valueOf(endpoint.getShowKeys().name()), endpoint.getRoles());
 		leadership.ifUnique(distlockEndpoint::setLeadership);

@@ -35,9 +35,9 @@ final class PropertyErrors {
 			Map.entry("fairGrantTimeout", "distlock.fair-grant-timeout"),
 			Map.entry("cohortHandOffs", "distlock.cohort-hand-offs"),
 			Map.entry("maxKeyLength", "distlock.max-key-length"), Map.entry("maxKeys", "distlock.max-keys"),
-			Map.entry("maxHold", "distlock.max-hold"), Map.entry("keyPrefix", "distlock.key-prefix"),
+			Map.entry("maxHold", "distlock.max-hold"), Map.entry("keyPrefix", "distlock.redis.key-prefix"),
 			Map.entry("defaultWaitTime", "distlock.wait-time"),
-			Map.entry("minReplicas", "distlock.replication.min-replicas"));
+			Map.entry("minReplicas", "distlock.redis.replication.min-replicas"));
 
 	private PropertyErrors() {
 	}

@@ -18,23 +18,27 @@ package dev.distlock.autoconfigure;
 
 import java.util.Map;
 
-import dev.distlock.autoconfigure.DistlockProperties.Replication;
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.store.LockStore;
+import dev.distlock.autoconfigure.RedisLockStoreProperties.Replication;
 import dev.distlock.redis.RedisLockStore;
 import dev.distlock.redis.ReplicaAcknowledgement;
 import dev.distlock.redis.ReplicaAcknowledgingLockStore;
+import dev.distlock.store.LockStore;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Configuration of the Redis lock store: a {@link RedisLockStore} on the application's
  * {@link StringRedisTemplate}, wrapped in a {@link ReplicaAcknowledgingLockStore} when
- * {@code distlock.replication.min-replicas} is set. Needs {@code lock-redis} (brought by
- * {@code lock-spring-boot-starter}) and a single {@link StringRedisTemplate} bean, or a
- * primary one.
+ * {@code distlock.redis.replication.min-replicas} is set. Needs {@code lock-redis}
+ * (brought by {@code lock-spring-boot-starter}) and a single {@link StringRedisTemplate}
+ * bean, or a primary one.
  *
  * @author distlock
  */
@@ -44,12 +48,25 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 		connection = "org.springframework.data.redis.core.StringRedisTemplate", dependency = "lock-spring-boot-starter")
 class RedisLockStoreConfiguration {
 
+	/**
+	 * The {@code distlock.redis.*} properties, over the deprecated names they replace:
+	 * these are bound here, and binding the bean then applies the new names over them.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	static RedisLockStoreProperties redisLockStoreProperties(Environment environment) {
+		RedisLockStoreProperties properties = new RedisLockStoreProperties();
+		Binder.get(environment).bind("distlock", Bindable.ofInstance(properties));
+		return properties;
+	}
+
 	@Bean(destroyMethod = "close")
-	LockStore redisLockStore(StringRedisTemplate redisTemplate, DistlockProperties properties) {
+	LockStore redisLockStore(StringRedisTemplate redisTemplate, RedisLockStoreProperties redis,
+			DistlockProperties properties) {
 		return PropertyErrors.named(() -> {
-			RedisLockStore store = new RedisLockStore(redisTemplate, properties.getKeyPrefix());
+			RedisLockStore store = new RedisLockStore(redisTemplate, redis.getKeyPrefix());
 			RedisTimeoutWarning.warnIfTooLong(store::commandTimeout, properties.toClientSettings());
-			ReplicaAcknowledgement acknowledgement = acknowledgement(properties.getReplication());
+			ReplicaAcknowledgement acknowledgement = acknowledgement(redis.getReplication());
 			return acknowledgement.isEnabled() ? new ReplicaAcknowledgingLockStore(store, acknowledgement) : store;
 		});
 	}
@@ -57,7 +74,7 @@ class RedisLockStoreConfiguration {
 	private static ReplicaAcknowledgement acknowledgement(Replication replication) {
 		return PropertyErrors.named(
 				() -> new ReplicaAcknowledgement(replication.getMinReplicas(), replication.getTimeout()),
-				Map.of("timeout", "distlock.replication.timeout"));
+				Map.of("timeout", "distlock.redis.replication.timeout"));
 	}
 
 }

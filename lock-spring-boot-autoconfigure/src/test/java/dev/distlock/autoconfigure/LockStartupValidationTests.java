@@ -91,10 +91,10 @@ class LockStartupValidationTests {
 	void failsWithTheNameOfANegativeMinReplicas() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
 			.withBean(StringRedisTemplate.class, LockStartupValidationTests::mockTemplate)
-			.withPropertyValues("distlock.replication.min-replicas=-1")
+			.withPropertyValues("distlock.redis.replication.min-replicas=-1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("distlock.replication.min-replicas must not be negative"));
+				.hasMessageContaining("distlock.redis.replication.min-replicas must not be negative"));
 	}
 
 	@Test
@@ -134,7 +134,7 @@ class LockStartupValidationTests {
 			StringRedisTemplate template = mock(StringRedisTemplate.class);
 			given(template.getRequiredConnectionFactory()).willReturn(mock(LettuceConnectionFactory.class));
 			return template;
-		}).withPropertyValues("distlock.replication.min-replicas=1");
+		}).withPropertyValues("distlock.redis.replication.min-replicas=1");
 	}
 
 	@Test

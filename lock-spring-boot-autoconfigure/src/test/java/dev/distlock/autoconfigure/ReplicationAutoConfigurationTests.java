@@ -35,8 +35,9 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 /**
- * Tests for the {@code distlock.replication.*} properties of
- * {@link LockAutoConfiguration}, on mocked templates (no Redis server).
+ * Tests for the {@code distlock.redis.replication.*} properties (and the deprecated
+ * {@code distlock.replication.*} they replace) of {@link LockAutoConfiguration}, on
+ * mocked templates (no Redis server).
  *
  * @author distlock
  */
@@ -56,7 +57,24 @@ class ReplicationAutoConfigurationTests {
 	@Test
 	void wrapsTheRedisLockStoreInAReplicaAcknowledgingStore() {
 		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
+			.withPropertyValues("distlock.redis.replication.min-replicas=2", "distlock.redis.replication.timeout=250ms")
+			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
+				.isEqualTo(new ReplicaAcknowledgement(2, Duration.ofMillis(250))));
+	}
+
+	@Test
+	void bindsTheDeprecatedNames() {
+		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
 			.withPropertyValues("distlock.replication.min-replicas=2", "distlock.replication.timeout=250ms")
+			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
+				.isEqualTo(new ReplicaAcknowledgement(2, Duration.ofMillis(250))));
+	}
+
+	@Test
+	void prefersTheNewNamesOverTheDeprecatedOnes() {
+		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
+			.withPropertyValues("distlock.replication.min-replicas=1", "distlock.replication.timeout=250ms",
+					"distlock.redis.replication.min-replicas=2")
 			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
 				.isEqualTo(new ReplicaAcknowledgement(2, Duration.ofMillis(250))));
 	}
@@ -64,7 +82,7 @@ class ReplicationAutoConfigurationTests {
 	@Test
 	void failsAtStartupWhenReplicasAreToBeWaitedForWithoutLettuce() {
 		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(RedisConnectionFactory.class)))
-			.withPropertyValues("distlock.replication.min-replicas=1")
+			.withPropertyValues("distlock.redis.replication.min-replicas=1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalStateException.class)
@@ -74,11 +92,11 @@ class ReplicationAutoConfigurationTests {
 	@Test
 	void failsAtStartupOnANegativeNumberOfReplicas() {
 		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
-			.withPropertyValues("distlock.replication.min-replicas=-1")
+			.withPropertyValues("distlock.redis.replication.min-replicas=-1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
-				.hasMessageContaining("distlock.replication.min-replicas must not be negative"));
+				.hasMessageContaining("distlock.redis.replication.min-replicas must not be negative"));
 	}
 
 	private static StringRedisTemplate template(RedisConnectionFactory connectionFactory) {
