@@ -16,6 +16,8 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.endpoint.DistlockEndpointProperties;
+import dev.distlock.autoconfigure.observation.LockObservationProperties;
 import java.time.Duration;
 
 import dev.distlock.core.LockClientSettings;

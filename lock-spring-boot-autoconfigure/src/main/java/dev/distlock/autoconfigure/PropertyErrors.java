@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  * the constructor argument it was passed as ({@code 'watchdogLease'}).
  *
  * @author distlock
+ * @since 0.1.0
  */
-final class PropertyErrors {
+public final class PropertyErrors {
 
 	private static final Map<String, String> PROPERTIES = Map.ofEntries(
 			Map.entry("watchdogLease", "distlock.watchdog-lease"), Map.entry("closeTimeout", "distlock.close-timeout"),
@@ -49,7 +50,7 @@ final class PropertyErrors {
 	 * @return what was created
 	 * @throws IllegalArgumentException naming the property if an argument is invalid
 	 */
-	static <T> T named(Supplier<T> creation) {
+	public static <T> T named(Supplier<T> creation) {
 		return named(creation, Map.of());
 	}
 
@@ -61,7 +62,7 @@ final class PropertyErrors {
 	 * @return what was created
 	 * @throws IllegalArgumentException naming the property if an argument is invalid
 	 */
-	static <T> T named(Supplier<T> creation, Map<String, String> more) {
+	public static <T> T named(Supplier<T> creation, Map<String, String> more) {
 		try {
 			return creation.get();
 		}

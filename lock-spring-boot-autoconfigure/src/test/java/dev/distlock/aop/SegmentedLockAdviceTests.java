@@ -34,7 +34,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.NoSegmentAvailableException;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.annotation.OnBusy;
-import dev.distlock.autoconfigure.LockMetricsAutoConfiguration;
+import dev.distlock.autoconfigure.observation.LockMetricsAutoConfiguration;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.SegmentHold;
 import dev.distlock.annotation.SegmentKeys;

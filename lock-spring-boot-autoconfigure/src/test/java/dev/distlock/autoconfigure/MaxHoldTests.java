@@ -15,6 +15,7 @@
  */
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.observation.MicrometerLockClientListener;
 import java.time.Duration;
 
 import dev.distlock.LockLostException;
