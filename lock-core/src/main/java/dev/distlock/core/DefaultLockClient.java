@@ -62,7 +62,7 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public final class DefaultLockClient extends LockClientFacade {
+public final class DefaultLockClient extends LockClientFacade implements LockOperator {
 
 	private static final Log logger = LogFactory.getLog(DefaultLockClient.class);
 

@@ -73,7 +73,7 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	static final String TAKEN = "the watchdog found the key expired or owned by another client";
 
-	static final String MAX_HOLD = "it was held longer than distlock.max-hold";
+	static final String MAX_HOLD = "it was held longer than its maximum hold";
 
 	static final String RAN_OUT = "its lease ran out while the store could not renew it";
 
@@ -241,7 +241,7 @@ final class LeaseWatchdog implements AutoCloseable {
 		// Logged before the holder is told, so that what the holder does next follows it
 		logger.warn("Lock '" + LogSafe.escape(lease.key()) + "' (" + LogSafe.escape(lease.tracking.name)
 				+ ((caller != null) ? ", taken by " + LogSafe.escape(caller) : "") + ") was held for " + held.toMillis()
-				+ " ms, longer than distlock.max-hold (" + maxHold
+				+ " ms, longer than its maximum hold (" + maxHold
 				+ "): no longer renewed, it expires with its lease and its holder is told it was lost");
 		lease.reportLost(LossReason.MAX_HOLD, MAX_HOLD + " (" + maxHold + ")");
 		this.lost.accept(lease);

@@ -19,8 +19,8 @@ package dev.distlock.redis;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
-import dev.distlock.core.SegmentKeys;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,9 +29,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The segment keys of one item ({@link SegmentKeys}) on a Redis Cluster: each is a hash
- * tag of its own, so siblings never share one hash slot because of the item's key, braces
- * in it included, and they spread over the slots.
+ * The segment keys of one item ({@code item#0} to {@code item#7}, as the advice's
+ * {@code SegmentKeys} builds them) on a Redis Cluster: each is a hash tag of its own, so
+ * siblings never share one hash slot because of the item's key, braces in it included,
+ * and they spread over the slots.
  *
  * @author distlock
  */
@@ -40,7 +41,7 @@ class SegmentKeySlotsTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "stock:42", "stock:{hot}", "{voucher}:7" })
 	void theSegmentsOfOneItemHashToSlotsOfTheirOwn(String item) {
-		List<String> segments = SegmentKeys.of(item, 8);
+		List<String> segments = segments(item, 8);
 		Set<Integer> slots = segments.stream()
 			.map((segment) -> SlotHash.getSlot(LockKeys.of("distlock:", segment).lockKey()))
 			.collect(Collectors.toSet());
@@ -49,9 +50,13 @@ class SegmentKeySlotsTests {
 
 	@Test
 	void everyNameOfOneSegmentStaysInTheSegmentsSlot() {
-		LockKeys keys = LockKeys.of("distlock:", SegmentKeys.of("stock:{hot}", 8).get(3));
+		LockKeys keys = LockKeys.of("distlock:", segments("stock:{hot}", 8).get(3));
 		int slot = SlotHash.getSlot(keys.lockKey());
 		assertThat(keys.all()).allMatch((name) -> SlotHash.getSlot(name) == slot);
+	}
+
+	private static List<String> segments(String item, int count) {
+		return IntStream.range(0, count).mapToObj((segment) -> item + "#" + segment).toList();
 	}
 
 }

@@ -180,9 +180,9 @@ public @interface DistributedLock {
 	 * Slower than the default, which lets any waiter take a released lock (and lets an
 	 * instance hand the lock to its own waiters first). Several keys are taken one by one
 	 * in key order, each fairly. Not available with replica acknowledgement
-	 * ({@code distlock.replication.min-replicas}): the application then fails at startup,
-	 * as it does for read locks. Read locks have no fair mode: {@code fair = true} with
-	 * {@code mode = LockMode.READ} fails at startup.
+	 * ({@code distlock.redis.replication.min-replicas}): the application then fails at
+	 * startup, as it does for read locks. Read locks have no fair mode:
+	 * {@code fair = true} with {@code mode = LockMode.READ} fails at startup.
 	 * @return whether the lock is fair
 	 * @since 0.1.0
 	 */

@@ -93,24 +93,20 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor
 	 * @param defaultWaitTime how long to wait when a method does not set {@code waitTime}
 	 */
 	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime) {
-		this(beanFactory, defaultWaitTime, LockKeyRules.DEFAULT_MAX_KEY_LENGTH, LockKeyRules.DEFAULT_MAX_KEYS, false);
+		this(beanFactory, defaultWaitTime, LockKeyRules.DEFAULT_MAX_KEY_LENGTH, LockKeyRules.DEFAULT_MAX_KEYS);
 	}
 
 	/**
-	 * Create an advisor with limits on keys and knowledge of the lock store.
+	 * Create an advisor with limits on keys.
 	 * @param beanFactory the bean factory that holds the {@link LockClient} bean; also
 	 * resolves {@code ${...}} placeholders in durations and {@code @bean} references in
 	 * key expressions
 	 * @param defaultWaitTime how long to wait when a method does not set {@code waitTime}
 	 * @param maxKeyLength the longest key a call may use, in bytes of UTF-8
 	 * @param maxKeys the most keys one call may lock
-	 * @param replicaAcknowledgement whether grants wait for replicas to acknowledge them
-	 * ({@code distlock.replication.min-replicas}), which fair and read locks cannot do:
-	 * such methods then fail the startup
 	 * @since 0.1.0
 	 */
-	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime, int maxKeyLength, int maxKeys,
-			boolean replicaAcknowledgement) {
+	public DistributedLockAdvisor(BeanFactory beanFactory, Duration defaultWaitTime, int maxKeyLength, int maxKeys) {
 		Assert.notNull(beanFactory, "'beanFactory' must not be null");
 		Assert.notNull(defaultWaitTime, "'defaultWaitTime' must not be null");
 		Assert.isTrue(!defaultWaitTime.isNegative(),
@@ -118,8 +114,7 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor
 		Assert.isTrue(maxKeyLength > 0, () -> "'maxKeyLength' must be positive, but was " + maxKeyLength);
 		Assert.isTrue(maxKeys > 0, () -> "'maxKeys' must be positive, but was " + maxKeys);
 		LockKeyEvaluator evaluator = new LockKeyEvaluator(beanFactory, maxKeyLength, maxKeys);
-		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator,
-				replicaAcknowledgement);
+		LockOperationSource operations = new LockOperationSource(defaultWaitTime, beanFactory, evaluator);
 		this.beanFactory = beanFactory;
 		this.operations = operations;
 		this.pointcut = new LockedMethodPointcut(operations, beanFactory);

@@ -36,7 +36,7 @@ import dev.distlock.core.LockCaller;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.SegmentKeys;
+import dev.distlock.annotation.SegmentKeys;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;

@@ -28,8 +28,8 @@ import java.util.function.IntPredicate;
 
 import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LogSafe;
+import dev.distlock.annotation.SegmentKeys;
 import dev.distlock.store.support.LockKeyRules;
-import dev.distlock.core.SegmentKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -216,7 +216,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			for (Object element : elements) {
 				keys.add(requireKey(operation, "an element of the key collection", element));
 			}
-			String problem = LockKeyRules.countProblem(keys.size(), this.maxKeys);
+			String problem = LockKeyRules.countProblem(keys.size(), this.maxKeys, "distlock.max-keys");
 			if (problem != null) {
 				throw invalid(operation, "the key collection", "holds " + problem, null);
 			}
@@ -312,7 +312,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			throw invalid(operation, part, problem, null);
 		}
 		String key = value.toString();
-		problem = LockKeyRules.keyProblem(key, this.maxKeyLength);
+		problem = LockKeyRules.keyProblem(key, this.maxKeyLength, "distlock.max-key-length");
 		if (problem != null) {
 			throw invalid(operation, part + " " + quote(key), problem, null);
 		}

@@ -69,20 +69,12 @@ final class LockOperationSource {
 
 	private final LockKeyEvaluator evaluator;
 
-	private final boolean replicaAcknowledgement;
-
 	private final Set<Method> warnedScheduledMethods = ConcurrentHashMap.newKeySet();
 
 	LockOperationSource(Duration defaultWaitTime, @Nullable BeanFactory beanFactory, LockKeyEvaluator evaluator) {
-		this(defaultWaitTime, beanFactory, evaluator, false);
-	}
-
-	LockOperationSource(Duration defaultWaitTime, @Nullable BeanFactory beanFactory, LockKeyEvaluator evaluator,
-			boolean replicaAcknowledgement) {
 		this.defaultWaitTime = defaultWaitTime;
 		this.beanFactory = beanFactory;
 		this.evaluator = evaluator;
-		this.replicaAcknowledgement = replicaAcknowledgement;
 	}
 
 	/**
@@ -172,14 +164,6 @@ final class LockOperationSource {
 		if (annotation.fair() && annotation.mode() == LockMode.READ) {
 			throw invalid(targetMethod, "fair", "true",
 					"read locks have no fair mode; a fair lock is an exclusive (mode = WRITE) lock");
-		}
-		if (this.replicaAcknowledgement && (annotation.fair() || annotation.mode() == LockMode.READ)) {
-			throw invalid(targetMethod, annotation.fair() ? "fair" : "mode", annotation.fair() ? "true" : "READ",
-					"distlock.replication.min-replicas is set, and replicas cannot acknowledge "
-							+ (annotation.fair()
-									? "the grants of a fair lock (a release grants it to the next waiter " + "directly)"
-									: "read-lock grants")
-							+ "; use a non-fair write lock, or set distlock.replication.min-replicas=0");
 		}
 		checkSegments(annotation, targetMethod);
 		if (holdAtLeast == null && AnnotatedElementUtils.hasAnnotation(targetMethod, Scheduled.class)

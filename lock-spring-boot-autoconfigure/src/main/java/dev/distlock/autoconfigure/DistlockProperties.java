@@ -16,14 +16,15 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.endpoint.DistlockEndpointProperties;
+import dev.distlock.autoconfigure.observation.LockObservationProperties;
 import java.time.Duration;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 import dev.distlock.core.LockClientSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration properties of distlock ({@code distlock.*}).
@@ -38,12 +39,6 @@ public class DistlockProperties {
 	 * Whether to auto-configure the lock client and the @DistributedLock advice.
 	 */
 	private boolean enabled = true;
-
-	/**
-	 * Prefix of every Redis key and channel of a lock. Must not contain '{' or '}'. Not
-	 * used by the JDBC store, whose table is the namespace.
-	 */
-	private String keyPrefix = "lock:";
 
 	/**
 	 * How long @DistributedLock methods that do not set waitTime wait for a lock held
@@ -87,13 +82,13 @@ public class DistlockProperties {
 
 	/**
 	 * Maximum length of a lock key, in bytes of UTF-8. Longer keys fail the call before
-	 * any Redis command.
+	 * any store call.
 	 */
 	private int maxKeyLength = 512;
 
 	/**
 	 * Maximum number of distinct keys one call may lock (a key expression that gives a
-	 * collection, or LockClient#acquireAll). More fail the call before any Redis command.
+	 * collection, or LockClient#acquireAll). More fail the call before any store call.
 	 */
 	private int maxKeys = 64;
 
@@ -110,17 +105,20 @@ public class DistlockProperties {
 	 */
 	private @Nullable Store store;
 
-	private final Aspect aspect = new Aspect();
+	@NestedConfigurationProperty
+	private final LockAspectProperties aspect = new LockAspectProperties();
 
-	private final Async async = new Async();
+	@NestedConfigurationProperty
+	private final LockAsyncProperties async = new LockAsyncProperties();
 
-	private final Reactive reactive = new Reactive();
+	@NestedConfigurationProperty
+	private final LockReactiveProperties reactive = new LockReactiveProperties();
 
-	private final Endpoint endpoint = new Endpoint();
+	@NestedConfigurationProperty
+	private final DistlockEndpointProperties endpoint = new DistlockEndpointProperties();
 
-	private final Replication replication = new Replication();
-
-	private final Observation observation = new Observation();
+	@NestedConfigurationProperty
+	private final LockObservationProperties observation = new LockObservationProperties();
 
 	/**
 	 * Return whether distlock is enabled.
@@ -136,22 +134,6 @@ public class DistlockProperties {
 	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
-	}
-
-	/**
-	 * Return the key prefix.
-	 * @return the key prefix
-	 */
-	public String getKeyPrefix() {
-		return this.keyPrefix;
-	}
-
-	/**
-	 * Set the key prefix.
-	 * @param keyPrefix the key prefix
-	 */
-	public void setKeyPrefix(String keyPrefix) {
-		this.keyPrefix = keyPrefix;
 	}
 
 	/**
@@ -238,7 +220,7 @@ public class DistlockProperties {
 	 * Return the aspect.
 	 * @return the aspect
 	 */
-	public Aspect getAspect() {
+	public LockAspectProperties getAspect() {
 		return this.aspect;
 	}
 
@@ -246,7 +228,7 @@ public class DistlockProperties {
 	 * Return the properties of asynchronous locked methods.
 	 * @return the properties of asynchronous locked methods
 	 */
-	public Async getAsync() {
+	public LockAsyncProperties getAsync() {
 		return this.async;
 	}
 
@@ -254,23 +236,15 @@ public class DistlockProperties {
 	 * Return the properties of locked methods returning a reactive type.
 	 * @return the properties of reactive locked methods
 	 */
-	public Reactive getReactive() {
+	public LockReactiveProperties getReactive() {
 		return this.reactive;
-	}
-
-	/**
-	 * Return the replica acknowledgement properties.
-	 * @return the replica acknowledgement properties
-	 */
-	public Replication getReplication() {
-		return this.replication;
 	}
 
 	/**
 	 * Return the endpoint.
 	 * @return the endpoint
 	 */
-	public Endpoint getEndpoint() {
+	public DistlockEndpointProperties getEndpoint() {
 		return this.endpoint;
 	}
 
@@ -278,7 +252,7 @@ public class DistlockProperties {
 	 * Return the observation properties.
 	 * @return the observation properties
 	 */
-	public Observation getObservation() {
+	public LockObservationProperties getObservation() {
 		return this.observation;
 	}
 
@@ -385,225 +359,6 @@ public class DistlockProperties {
 	}
 
 	/**
-	 * Replica acknowledgement of lock grants.
-	 */
-	public static class Replication {
-
-		/**
-		 * Number of replicas that must acknowledge a lock grant (Redis WAIT) before the
-		 * lock counts as acquired; with fewer, the grant is released and the acquisition
-		 * fails. Zero does not wait for replicas. Needs Lettuce.
-		 */
-		private int minReplicas = 0;
-
-		/**
-		 * How long an acquisition waits for the replicas to acknowledge its grant.
-		 */
-		private Duration timeout = Duration.ofMillis(500);
-
-		/**
-		 * Return how many replicas must acknowledge a grant.
-		 * @return the number of replicas
-		 */
-		public int getMinReplicas() {
-			return this.minReplicas;
-		}
-
-		/**
-		 * Set how many replicas must acknowledge a grant.
-		 * @param minReplicas the number of replicas
-		 */
-		public void setMinReplicas(int minReplicas) {
-			this.minReplicas = minReplicas;
-		}
-
-		/**
-		 * Return how long an acquisition waits for the acknowledgements.
-		 * @return the timeout
-		 */
-		public Duration getTimeout() {
-			return this.timeout;
-		}
-
-		/**
-		 * Set how long an acquisition waits for the acknowledgements.
-		 * @param timeout the timeout
-		 */
-		public void setTimeout(Duration timeout) {
-			this.timeout = timeout;
-		}
-
-	}
-
-	/**
-	 * Properties of the @DistributedLock advice.
-	 */
-	public static class Aspect {
-
-		/**
-		 * Order of the @DistributedLock advice among other advice on the same method.
-		 * Lower values run further outside; the default runs outside @Transactional, so
-		 * the lock is released after the transaction ends.
-		 */
-		private int order = 2147483547;
-
-		/**
-		 * Return the order.
-		 * @return the order
-		 */
-		public int getOrder() {
-			return this.order;
-		}
-
-		/**
-		 * Set the order.
-		 * @param order the order
-		 */
-		public void setOrder(int order) {
-			this.order = order;
-		}
-
-	}
-
-	/**
-	 * Properties of locked methods returning a CompletionStage or a reactive type.
-	 */
-	public static class Async {
-
-		/**
-		 * Name of the Executor bean that bodies of locked methods returning a
-		 * CompletionStage or a reactive type run on once their lock is granted. Empty for
-		 * Spring Boot's applicationTaskExecutor when there is one, else a new thread per
-		 * call (virtual when spring.threads.virtual.enabled is true on Java 21 or later).
-		 */
-		private @Nullable String executor;
-
-		/**
-		 * Return the name of the executor bean.
-		 * @return the name of the executor bean, or {@code null}
-		 */
-		public @Nullable String getExecutor() {
-			return this.executor;
-		}
-
-		/**
-		 * Set the name of the executor bean.
-		 * @param executor the name of the executor bean
-		 */
-		public void setExecutor(@Nullable String executor) {
-			this.executor = executor;
-		}
-
-	}
-
-	/**
-	 * Properties of locked methods returning a reactive type.
-	 */
-	public static class Reactive {
-
-		/**
-		 * How long a cancelled subscription of a locked method returning a Mono or a Flux
-		 * keeps its lock before releasing it. The cancel is passed on to the method's
-		 * publisher, but whether its work stopped cannot be seen; 0 releases at the
-		 * cancel, for publishers whose work is known to stop with it.
-		 */
-		private Duration holdAfterCancel = Duration.ofSeconds(30);
-
-		/**
-		 * Return how long a cancelled subscription keeps its lock.
-		 * @return how long a cancelled subscription keeps its lock
-		 */
-		public Duration getHoldAfterCancel() {
-			return this.holdAfterCancel;
-		}
-
-		/**
-		 * Set how long a cancelled subscription keeps its lock.
-		 * @param holdAfterCancel how long a cancelled subscription keeps its lock
-		 */
-		public void setHoldAfterCancel(Duration holdAfterCancel) {
-			this.holdAfterCancel = holdAfterCancel;
-		}
-
-	}
-
-	/**
-	 * Properties of the distlock actuator endpoint.
-	 */
-	public static class Endpoint {
-
-		/**
-		 * Whether DELETE /actuator/distlock/{key} may force-release a lock whoever holds
-		 * it. The holder may still be working, so another caller can then take the lock
-		 * while it does.
-		 */
-		private boolean forceRelease = false;
-
-		/**
-		 * When to show lock keys (often user or order ids) in the endpoint's answers;
-		 * otherwise they are masked as ******. WHEN_AUTHORIZED shows them to an
-		 * authenticated caller with one of the roles, or to any authenticated caller when
-		 * no role is set.
-		 */
-		private KeyVisibility showKeys = KeyVisibility.NEVER;
-
-		/**
-		 * Roles a caller needs to see the keys when show-keys is WHEN_AUTHORIZED. Empty
-		 * means any authenticated caller.
-		 */
-		private Set<String> roles = new LinkedHashSet<>();
-
-		/**
-		 * Return when keys are shown.
-		 * @return when keys are shown
-		 */
-		public KeyVisibility getShowKeys() {
-			return this.showKeys;
-		}
-
-		/**
-		 * Set when keys are shown.
-		 * @param showKeys when keys are shown
-		 */
-		public void setShowKeys(KeyVisibility showKeys) {
-			this.showKeys = showKeys;
-		}
-
-		/**
-		 * Return the roles that may see the keys.
-		 * @return the roles
-		 */
-		public Set<String> getRoles() {
-			return this.roles;
-		}
-
-		/**
-		 * Set the roles that may see the keys.
-		 * @param roles the roles
-		 */
-		public void setRoles(Set<String> roles) {
-			this.roles = roles;
-		}
-
-		/**
-		 * Return whether the endpoint may force-release a lock.
-		 * @return whether force-release is allowed
-		 */
-		public boolean isForceRelease() {
-			return this.forceRelease;
-		}
-
-		/**
-		 * Set whether the endpoint may force-release a lock.
-		 * @param forceRelease whether force-release is allowed
-		 */
-		public void setForceRelease(boolean forceRelease) {
-			this.forceRelease = forceRelease;
-		}
-
-	}
-
-	/**
 	 * The lock stores {@code distlock.store} can select.
 	 */
 	public enum Store {
@@ -630,58 +385,6 @@ public class DistlockProperties {
 		 * In memory: locks within this JVM only, never between application instances.
 		 */
 		MEMORY
-
-	}
-
-	/**
-	 * Properties of the distlock.lock observation.
-	 */
-	public static class Observation {
-
-		/**
-		 * Whether the distlock.lock observation carries the lock key (often a user or
-		 * order id) as the high-cardinality key value distlock.key, which reaches spans.
-		 */
-		private boolean includeKey = false;
-
-		/**
-		 * Return whether the observation carries the lock key.
-		 * @return whether the key is included
-		 */
-		public boolean isIncludeKey() {
-			return this.includeKey;
-		}
-
-		/**
-		 * Set whether the observation carries the lock key.
-		 * @param includeKey whether the key is included
-		 */
-		public void setIncludeKey(boolean includeKey) {
-			this.includeKey = includeKey;
-		}
-
-	}
-
-	/**
-	 * When the endpoint shows lock keys, as Spring Boot's {@code show-values} of the
-	 * {@code env} and {@code configprops} endpoints.
-	 */
-	public enum KeyVisibility {
-
-		/**
-		 * Never show keys: they are masked.
-		 */
-		NEVER,
-
-		/**
-		 * Show keys to authorized callers only.
-		 */
-		WHEN_AUTHORIZED,
-
-		/**
-		 * Always show keys.
-		 */
-		ALWAYS
 
 	}
 

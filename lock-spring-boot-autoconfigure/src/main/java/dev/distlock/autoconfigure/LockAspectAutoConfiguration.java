@@ -80,9 +80,8 @@ public final class LockAspectAutoConfiguration {
 		// Bound directly rather than injected: advisors are created while post-processors
 		// are registered, too early for the DistlockProperties bean.
 		DistlockProperties distlock = Binder.get(environment).bindOrCreate("distlock", DistlockProperties.class);
-		DistributedLockAdvisor advisor = PropertyErrors
-			.named(() -> new DistributedLockAdvisor(beanFactory, distlock.getWaitTime(), distlock.getMaxKeyLength(),
-					distlock.getMaxKeys(), distlock.getReplication().getMinReplicas() > 0));
+		DistributedLockAdvisor advisor = PropertyErrors.named(() -> new DistributedLockAdvisor(beanFactory,
+				distlock.getWaitTime(), distlock.getMaxKeyLength(), distlock.getMaxKeys()));
 		advisor.setOrder(distlock.getAspect().getOrder());
 		PropertyErrors.named(() -> {
 			advisor.setHoldAfterCancel(distlock.getReactive().getHoldAfterCancel());

@@ -16,6 +16,9 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.store.ConditionalOnLockStore;
+import dev.distlock.autoconfigure.store.LockStoreConfigurations;
+import dev.distlock.autoconfigure.store.LockStoreSelection;
 import java.time.Duration;
 
 import dev.distlock.core.DefaultLockClient;

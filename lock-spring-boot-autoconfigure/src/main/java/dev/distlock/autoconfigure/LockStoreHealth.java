@@ -23,8 +23,9 @@ import java.util.Map;
  * connection, and whether that connection puts held locks at risk.
  *
  * @author distlock
+ * @since 0.1.0
  */
-interface LockStoreHealth {
+public interface LockStoreHealth {
 
 	/**
 	 * Add this store's details.

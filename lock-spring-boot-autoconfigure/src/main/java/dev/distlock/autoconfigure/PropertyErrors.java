@@ -26,8 +26,9 @@ import java.util.function.Supplier;
  * the constructor argument it was passed as ({@code 'watchdogLease'}).
  *
  * @author distlock
+ * @since 0.1.0
  */
-final class PropertyErrors {
+public final class PropertyErrors {
 
 	private static final Map<String, String> PROPERTIES = Map.ofEntries(
 			Map.entry("watchdogLease", "distlock.watchdog-lease"), Map.entry("closeTimeout", "distlock.close-timeout"),
@@ -35,9 +36,9 @@ final class PropertyErrors {
 			Map.entry("fairGrantTimeout", "distlock.fair-grant-timeout"),
 			Map.entry("cohortHandOffs", "distlock.cohort-hand-offs"),
 			Map.entry("maxKeyLength", "distlock.max-key-length"), Map.entry("maxKeys", "distlock.max-keys"),
-			Map.entry("maxHold", "distlock.max-hold"), Map.entry("keyPrefix", "distlock.key-prefix"),
+			Map.entry("maxHold", "distlock.max-hold"), Map.entry("keyPrefix", "distlock.redis.key-prefix"),
 			Map.entry("defaultWaitTime", "distlock.wait-time"),
-			Map.entry("minReplicas", "distlock.replication.min-replicas"));
+			Map.entry("minReplicas", "distlock.redis.replication.min-replicas"));
 
 	private PropertyErrors() {
 	}
@@ -49,7 +50,7 @@ final class PropertyErrors {
 	 * @return what was created
 	 * @throws IllegalArgumentException naming the property if an argument is invalid
 	 */
-	static <T> T named(Supplier<T> creation) {
+	public static <T> T named(Supplier<T> creation) {
 		return named(creation, Map.of());
 	}
 
@@ -61,7 +62,7 @@ final class PropertyErrors {
 	 * @return what was created
 	 * @throws IllegalArgumentException naming the property if an argument is invalid
 	 */
-	static <T> T named(Supplier<T> creation, Map<String, String> more) {
+	public static <T> T named(Supplier<T> creation, Map<String, String> more) {
 		try {
 			return creation.get();
 		}

@@ -16,6 +16,7 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.store.ConditionalOnLockStore;
 import dev.distlock.autoconfigure.DistlockProperties.Store;
 import dev.distlock.store.LockStore;
 
@@ -35,9 +36,9 @@ import static org.mockito.Mockito.mock;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLockStore(value = Store.JDBC, classes = "org.springframework.jdbc.core.JdbcTemplate",
 		connection = "javax.sql.DataSource", dependency = "the JDBC store's starter")
-class JdbcStandInLockStoreConfiguration {
+public class JdbcStandInLockStoreConfiguration {
 
-	static final LockStore STORE = mock(LockStore.class);
+	public static final LockStore STORE = mock(LockStore.class);
 
 	@Bean(destroyMethod = "")
 	LockStore jdbcLockStore() {

@@ -41,32 +41,32 @@ import org.springframework.util.ClassUtils;
  *
  * @author distlock
  */
-abstract class JdbcTestDatabase implements AutoCloseable {
+public abstract class JdbcTestDatabase implements AutoCloseable {
 
 	private static final String POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/test";
 
 	private static final String MARIADB_URL = "jdbc:mariadb://127.0.0.1:3306/";
 
-	final String name = "distlock_ac_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+	public final String name = "distlock_ac_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
 	/**
 	 * Return a {@code DataSource} of this database, a new one per call, each opening its
 	 * own connections.
 	 * @return the data source
 	 */
-	abstract DataSource dataSource();
+	public abstract DataSource dataSource();
 
 	/**
 	 * Return the JDBC URL of this database.
 	 * @return the URL
 	 */
-	abstract String url();
+	public abstract String url();
 
 	/**
 	 * Return whether this is an embedded database, as Spring Boot tells them apart.
 	 * @return whether it is embedded
 	 */
-	abstract boolean embedded();
+	public abstract boolean embedded();
 
 	@Override
 	public void close() throws SQLException {
@@ -78,7 +78,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	 * @return whether it exists
 	 * @throws SQLException if the database fails
 	 */
-	boolean hasTable(String table) throws SQLException {
+	public boolean hasTable(String table) throws SQLException {
 		try (Connection connection = dataSource().getConnection()) {
 			for (String candidate : new String[] { table, table.toUpperCase(Locale.ROOT) }) {
 				try (ResultSet tables = connection.getMetaData()
@@ -97,7 +97,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	 * @param sql the statement
 	 * @throws SQLException if the database fails
 	 */
-	void update(String sql) throws SQLException {
+	public void update(String sql) throws SQLException {
 		try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
@@ -109,7 +109,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	 * @return the number of rows
 	 * @throws SQLException if the database fails
 	 */
-	long rows(String table) throws SQLException {
+	public long rows(String table) throws SQLException {
 		try (Connection connection = dataSource().getConnection();
 				Statement statement = connection.createStatement();
 				ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
@@ -118,7 +118,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 		}
 	}
 
-	static JdbcTestDatabase h2() {
+	public static JdbcTestDatabase h2() {
 		H2 h2 = new H2();
 		try (Connection connection = h2.dataSource().getConnection()) {
 			recordVersion(connection);
@@ -133,7 +133,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	 * Create a schema on the PostgreSQL at 127.0.0.1:5432.
 	 * @return the database, or {@code null} if PostgreSQL does not answer
 	 */
-	static @Nullable JdbcTestDatabase postgres() {
+	public static @Nullable JdbcTestDatabase postgres() {
 		return answers(POSTGRES_URL, "postgres") ? new Postgres() : null;
 	}
 
@@ -141,7 +141,7 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	 * Create a database on the MariaDB at 127.0.0.1:3306.
 	 * @return the database, or {@code null} if MariaDB does not answer
 	 */
-	static @Nullable JdbcTestDatabase mariadb() {
+	public static @Nullable JdbcTestDatabase mariadb() {
 		return answers(MARIADB_URL, "root") ? new MariaDb() : null;
 	}
 
@@ -187,19 +187,19 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 	private static final class H2 extends JdbcTestDatabase {
 
 		@Override
-		DataSource dataSource() {
+		public DataSource dataSource() {
 			JdbcDataSource dataSource = new JdbcDataSource();
 			dataSource.setURL(url());
 			return dataSource;
 		}
 
 		@Override
-		String url() {
+		public String url() {
 			return "jdbc:h2:mem:" + this.name + ";DB_CLOSE_DELAY=-1";
 		}
 
 		@Override
-		boolean embedded() {
+		public boolean embedded() {
 			return true;
 		}
 
@@ -225,17 +225,17 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 		}
 
 		@Override
-		DataSource dataSource() {
+		public DataSource dataSource() {
 			return new DriverManagerDataSource(url(), "postgres", "");
 		}
 
 		@Override
-		String url() {
+		public String url() {
 			return POSTGRES_URL + "?currentSchema=" + this.name;
 		}
 
 		@Override
-		boolean embedded() {
+		public boolean embedded() {
 			return false;
 		}
 
@@ -258,17 +258,17 @@ abstract class JdbcTestDatabase implements AutoCloseable {
 		}
 
 		@Override
-		DataSource dataSource() {
+		public DataSource dataSource() {
 			return new DriverManagerDataSource(url(), "root", "");
 		}
 
 		@Override
-		String url() {
+		public String url() {
 			return MARIADB_URL + this.name;
 		}
 
 		@Override
-		boolean embedded() {
+		public boolean embedded() {
 			return false;
 		}
 

@@ -16,6 +16,8 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.endpoint.DistlockEndpoint;
+import dev.distlock.autoconfigure.endpoint.LockEndpointAutoConfiguration;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -16,6 +16,7 @@
 
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.endpoint.LockEndpointAutoConfiguration;
 import java.lang.reflect.Method;
 import java.util.Map;
 
@@ -25,8 +26,8 @@ import dev.distlock.annotation.LockLossPolicy;
 import dev.distlock.annotation.LockMode;
 import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.LockExpressionRootObject;
-import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
-import dev.distlock.autoconfigure.DistlockEndpoint.Message;
+import dev.distlock.autoconfigure.endpoint.DistlockEndpoint.LockStateDescriptor;
+import dev.distlock.autoconfigure.endpoint.DistlockEndpoint.Message;
 import dev.distlock.store.LockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -93,7 +93,7 @@ class LockAutoConfigurationTests {
 	@Test
 	void configuresTheLockClientFromProperties() {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
-			.withPropertyValues("distlock.key-prefix=orders:", "distlock.watchdog-lease=9s",
+			.withPropertyValues("distlock.redis.key-prefix=orders:", "distlock.watchdog-lease=9s",
 					"distlock.close-timeout=2s", "distlock.renewal-batch-size=7", "distlock.fair-grant-timeout=700ms",
 					"distlock.cohort-hand-offs=5")
 			.run((context) -> {
@@ -113,11 +113,38 @@ class LockAutoConfigurationTests {
 	@Test
 	void failsOnAnInvalidKeyPrefix() {
 		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
-			.withPropertyValues("distlock.key-prefix=lock:{app}:")
+			.withPropertyValues("distlock.redis.key-prefix=lock:{app}:")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
-				.hasMessageContaining("distlock.key-prefix must not contain"));
+				.hasMessageContaining("distlock.redis.key-prefix must not contain"));
+	}
+
+	@Test
+	void bindsTheDeprecatedKeyPrefix() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withPropertyValues("distlock.key-prefix=orders:")
+			.run((context) -> assertThat(context.getBean(RedisLockStore.class).keyPrefix()).isEqualTo("orders:"));
+	}
+
+	@Test
+	void prefersTheNewKeyPrefixOverTheDeprecatedOne() {
+		this.contextRunner.withBean(StringRedisTemplate.class, LockAutoConfigurationTests::mockTemplate)
+			.withPropertyValues("distlock.key-prefix=old:", "distlock.redis.key-prefix=new:")
+			.run((context) -> assertThat(context.getBean(RedisLockStore.class).keyPrefix()).isEqualTo("new:"));
+	}
+
+	@Test
+	void metadataDeprecatesTheRedisPropertiesOfTheTopLevelNamingTheirReplacement() throws IOException {
+		String json = distlockMetadata();
+		for (String name : List.of("key-prefix", "replication.min-replicas", "replication.timeout")) {
+			List<Object> replacement = JsonPath.read(json,
+					"$.properties[?(@.name == 'distlock." + name + "')].deprecation.replacement");
+			assertThat(replacement).as("replacement of distlock.%s", name).containsExactly("distlock.redis." + name);
+			List<Object> level = JsonPath.read(json,
+					"$.properties[?(@.name == 'distlock." + name + "')].deprecation.level");
+			assertThat(level).containsExactly("warning");
+		}
 	}
 
 	@Test
@@ -244,7 +271,7 @@ class LockAutoConfigurationTests {
 	void jarCarriesConfigurationMetadataWithDefaults() throws IOException {
 		String json = distlockMetadata();
 		assertThat(defaultValue(json, "distlock.enabled")).containsExactly(true);
-		assertThat(defaultValue(json, "distlock.key-prefix")).containsExactly("lock:");
+		assertThat(defaultValue(json, "distlock.redis.key-prefix")).containsExactly("lock:");
 		assertThat(defaultValue(json, "distlock.wait-time")).containsExactly("0s");
 		// Unset, it follows the store: 30 s, or a third of the negotiated ZooKeeper
 		// session
@@ -256,8 +283,8 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.aspect.order")).containsExactly(DistributedLockAdvisor.DEFAULT_ORDER);
 		assertThat(defaultValue(json, "distlock.endpoint.force-release")).containsExactly(false);
 		assertThat(defaultValue(json, "management.health.distlock.enabled")).containsExactly(true);
-		assertThat(defaultValue(json, "distlock.replication.min-replicas")).containsExactly(0);
-		assertThat(defaultValue(json, "distlock.replication.timeout")).containsExactly("500ms");
+		assertThat(defaultValue(json, "distlock.redis.replication.min-replicas")).containsExactly(0);
+		assertThat(defaultValue(json, "distlock.redis.replication.timeout")).containsExactly("500ms");
 		assertThat(defaultValue(json, "distlock.max-key-length")).containsExactly(512);
 		assertThat(defaultValue(json, "distlock.max-keys")).containsExactly(64);
 		assertThat(defaultValue(json, "distlock.endpoint.show-keys")).containsExactly("never");
@@ -283,7 +310,7 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.leader.enabled")).containsExactly(false);
 		assertThat(defaultValue(json, "distlock.leader.name")).isEmpty();
 		assertThat(defaultValue(json, "distlock.leader.retry-interval")).containsExactly("2s");
-		assertThat(descriptions).hasSize(37).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(40).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {

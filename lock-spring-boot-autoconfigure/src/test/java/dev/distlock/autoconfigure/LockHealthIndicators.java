@@ -24,18 +24,18 @@ import java.util.Map;
  *
  * @author distlock
  */
-final class LockHealthIndicators {
+public final class LockHealthIndicators {
 
 	private LockHealthIndicators() {
 	}
 
-	static String status(Object indicator) throws Exception {
+	public static String status(Object indicator) throws Exception {
 		Object health = health(indicator);
 		return String.valueOf(health.getClass().getMethod("getStatus").invoke(health));
 	}
 
 	@SuppressWarnings("unchecked")
-	static Map<String, Object> details(Object indicator) throws Exception {
+	public static Map<String, Object> details(Object indicator) throws Exception {
 		Object health = health(indicator);
 		return (Map<String, Object>) health.getClass().getMethod("getDetails").invoke(health);
 	}

@@ -30,6 +30,7 @@ import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
 import dev.distlock.memory.InMemoryLockStore;
+import dev.distlock.redis.ReplicaAcknowledgingLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,6 +40,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 
@@ -89,32 +91,50 @@ class LockStartupValidationTests {
 	void failsWithTheNameOfANegativeMinReplicas() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class))
 			.withBean(StringRedisTemplate.class, LockStartupValidationTests::mockTemplate)
-			.withPropertyValues("distlock.replication.min-replicas=-1")
+			.withPropertyValues("distlock.redis.replication.min-replicas=-1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("distlock.replication.min-replicas must not be negative"));
+				.hasMessageContaining("distlock.redis.replication.min-replicas must not be negative"));
 	}
 
 	@Test
 	void failsStartupForAFairLockWithReplicaAcknowledgement() {
-		onAMockStore().withPropertyValues("distlock.replication.min-replicas=1")
-			.withBean(FairService.class)
+		onAReplicaAcknowledgingStore().withBean(FairService.class)
 			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("fair = \"true\"")
+				.hasMessageContaining("fair = true")
 				.hasMessageContaining("FairService.place")
-				.hasMessageContaining("distlock.replication.min-replicas"));
+				.hasMessageContaining(ReplicaAcknowledgingLockStore.class.getName())
+				.hasMessageContaining(FairQueueExtension.class.getName()));
 	}
 
 	@Test
 	void failsStartupForAReadLockWithReplicaAcknowledgement() {
-		onAMockStore().withPropertyValues("distlock.replication.min-replicas=1")
-			.withBean(ReadService.class)
+		onAReplicaAcknowledgingStore().withBean(ReadService.class)
 			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.hasMessageContaining("mode = \"READ\"")
+				.hasMessageContaining("mode = READ")
 				.hasMessageContaining("ReadService.read")
-				.hasMessageContaining("distlock.replication.min-replicas"));
+				.hasMessageContaining(ReplicaAcknowledgingLockStore.class.getName())
+				.hasMessageContaining(ReadLockExtension.class.getName()));
+	}
+
+	@Test
+	void startsWithAWriteLockWithReplicaAcknowledgement() {
+		onAReplicaAcknowledgingStore().withBean(WriteService.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.getBean(LockStore.class)
+				.isInstanceOf(ReplicaAcknowledgingLockStore.class));
+	}
+
+	/**
+	 * The Redis store wrapped for replica acknowledgement, on a mocked Lettuce template:
+	 * the advice knows nothing of replicas, the store's missing extensions refuse.
+	 */
+	private ApplicationContextRunner onAReplicaAcknowledgingStore() {
+		return this.contextRunner.withBean(StringRedisTemplate.class, () -> {
+			StringRedisTemplate template = mock(StringRedisTemplate.class);
+			given(template.getRequiredConnectionFactory()).willReturn(mock(LettuceConnectionFactory.class));
+			return template;
+		}).withPropertyValues("distlock.redis.replication.min-replicas=1");
 	}
 
 	@Test

@@ -15,6 +15,7 @@
  */
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.observation.MicrometerLockClientListener;
 import java.time.Duration;
 
 import dev.distlock.LockLostException;
@@ -66,9 +67,10 @@ class MaxHoldTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> !this.store.isLocked("leaked"));
 		assertThat(this.registry.get(MicrometerLockClientListener.LOST).tag("reason", "max-hold").counter().count())
 			.isEqualTo(1);
-		assertThat(output).contains("Lock 'leaked' (job) was held for").contains("longer than distlock.max-hold");
+		assertThat(output).contains("Lock 'leaked' (job) was held for")
+			.contains("longer than its maximum hold (PT0.5S)");
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(hold::release)
-			.withMessageContaining("distlock.max-hold");
+			.withMessageContaining("maximum hold");
 		this.client.acquire("leaked", Duration.ZERO, null).release();
 	}
 

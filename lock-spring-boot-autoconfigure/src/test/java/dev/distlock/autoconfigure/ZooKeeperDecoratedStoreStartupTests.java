@@ -15,6 +15,7 @@
  */
 package dev.distlock.autoconfigure;
 
+import dev.distlock.autoconfigure.zookeeper.ZooKeeperLockStoreConfigurationTests;
 import java.time.Duration;
 
 import dev.distlock.store.FairQueueExtension;

@@ -28,7 +28,7 @@ import java.util.TreeSet;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLostException;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
-import dev.distlock.autoconfigure.LockMetricsAutoConfiguration;
+import dev.distlock.autoconfigure.observation.LockMetricsAutoConfiguration;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
 import dev.distlock.memory.ControllableInMemoryLockStore;

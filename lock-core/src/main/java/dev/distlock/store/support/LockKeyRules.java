@@ -62,6 +62,19 @@ public final class LockKeyRules {
 	 * @return why the key is refused, or {@code null} if it is fine
 	 */
 	public static @Nullable String keyProblem(@Nullable String key, int maxKeyLength) {
+		return keyProblem(key, maxKeyLength, "maxKeyLength");
+	}
+
+	/**
+	 * Return what is wrong with {@code key}, if anything, naming the setting of the
+	 * maximum length as the caller knows it.
+	 * @param key the key
+	 * @param maxKeyLength the maximum length in bytes of UTF-8
+	 * @param maxKeyLengthName the name of the setting of the maximum length, for example
+	 * a configuration property
+	 * @return why the key is refused, or {@code null} if it is fine
+	 */
+	public static @Nullable String keyProblem(@Nullable String key, int maxKeyLength, String maxKeyLengthName) {
 		if (!StringUtils.hasText(key)) {
 			return "is " + ((key != null) ? "blank" : "null");
 		}
@@ -74,8 +87,8 @@ public final class LockKeyRules {
 		if (key.length() * 3L > maxKeyLength) {
 			int bytes = key.getBytes(StandardCharsets.UTF_8).length;
 			if (bytes > maxKeyLength) {
-				return "is " + bytes + " bytes of UTF-8, more than the maximum of " + maxKeyLength
-						+ " (distlock.max-key-length)";
+				return "is " + bytes + " bytes of UTF-8, more than the maximum of " + maxKeyLength + " ("
+						+ maxKeyLengthName + ")";
 			}
 		}
 		return null;
@@ -89,11 +102,24 @@ public final class LockKeyRules {
 	 * @return why the keys are refused, or {@code null} if their number is fine
 	 */
 	public static @Nullable String countProblem(int count, int maxKeys) {
+		return countProblem(count, maxKeys, "maxKeys");
+	}
+
+	/**
+	 * Return what is wrong with locking {@code count} distinct keys in one call, if
+	 * anything, naming the setting of the maximum as the caller knows it.
+	 * @param count the number of distinct keys
+	 * @param maxKeys the maximum number of keys one call may lock
+	 * @param maxKeysName the name of the setting of the maximum, for example a
+	 * configuration property
+	 * @return why the keys are refused, or {@code null} if their number is fine
+	 */
+	public static @Nullable String countProblem(int count, int maxKeys, String maxKeysName) {
 		if (count == 0) {
 			return "no key at all";
 		}
 		if (count > maxKeys) {
-			return count + " keys, more than the maximum of " + maxKeys + " (distlock.max-keys)";
+			return count + " keys, more than the maximum of " + maxKeys + " (" + maxKeysName + ")";
 		}
 		return null;
 	}

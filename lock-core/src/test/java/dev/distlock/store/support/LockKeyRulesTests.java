@@ -66,7 +66,7 @@ class LockKeyRulesTests {
 	void refusesAKeyLongerThanTheMaximumBeforeAnyStoreCall() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.client.acquire(TOO_LONG, Duration.ZERO, null))
 			.withMessageContaining("513 bytes of UTF-8")
-			.withMessageContaining("distlock.max-key-length");
+			.withMessageContaining("(maxKeyLength)");
 		then(this.store).shouldHaveNoInteractions();
 	}
 
@@ -76,6 +76,8 @@ class LockKeyRulesTests {
 		assertThat(euros).hasSize(171);
 		assertThat(LockKeyRules.keyProblem(euros, 512)).contains("513 bytes");
 		assertThat(LockKeyRules.keyProblem("k".repeat(512), 512)).isNull();
+		assertThat(LockKeyRules.keyProblem(euros, 512, "distlock.max-key-length"))
+			.endsWith("513 bytes of UTF-8, more than the maximum of 512 (distlock.max-key-length)");
 	}
 
 	@ParameterizedTest
@@ -100,7 +102,7 @@ class LockKeyRulesTests {
 			.toList();
 		assertThatIllegalArgumentException().isThrownBy(() -> this.client.acquireAll(keys, Duration.ZERO, null))
 			.withMessageContaining("65 keys")
-			.withMessageContaining("distlock.max-keys");
+			.withMessageContaining("(maxKeys)");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.client.acquireAllAsync(keys, Duration.ZERO, null))
 			.withMessageContaining("65 keys");
 		assertThatIllegalArgumentException()

@@ -23,7 +23,7 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.NoSegmentAvailableException;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.SegmentHold;
-import dev.distlock.core.SegmentKeys;
+import dev.distlock.annotation.SegmentKeys;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
