@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.core.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.core.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
@@ -70,7 +71,7 @@ interface AcquireVariant {
 	 * Return the store operations on this variant's grants once held.
 	 * @return the ownership
 	 */
-	Ownership ownership();
+	HeldLockOperations ownership();
 
 	/**
 	 * Ask for every key in one atomic store request; only when {@link #atomicAll()}.
@@ -94,11 +95,23 @@ interface AcquireVariant {
 	CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting);
 
 	/**
+	 * Send one attempt, and tell the store's clock when the store tells it.
+	 * @param key the lock key
+	 * @param token the owner token of the grant asked for
+	 * @param lease the lease
+	 * @param waiting whether the caller waits if refused (and so registers as waiting)
+	 * @return the store's answer, with its clock if known
+	 */
+	default CompletionStage<ClockedAttempt> requestClocked(String key, String token, Duration lease, boolean waiting) {
+		return request(key, token, lease, waiting).thenApply(ClockedAttempt::unclocked);
+	}
+
+	/**
 	 * Listen for the releases that may let this caller in.
 	 * @param key the lock key
 	 * @param token the owner token asked for
 	 * @param wake what to run on such a release, with the grant it made to this caller
-	 * when the wake-up carries one ({@link LockStore#onFairGrant})
+	 * when the wake-up carries one ({@link FairGrantWakeUpExtension#onFairGrant})
 	 * @return the subscription
 	 */
 	Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake);
@@ -129,7 +142,7 @@ interface AcquireVariant {
 	 * @param ownership the operations on write locks
 	 * @param clientId the id the client registers as waiting under
 	 */
-	record Write(StoreExtensions extensions, Ownership ownership, String clientId) implements AcquireVariant {
+	record Write(StoreExtensions extensions, HeldLockOperations ownership, String clientId) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -183,7 +196,8 @@ interface AcquireVariant {
 	 * @param grantTimeout how long a waiter stays alive in the queue and a grant to it
 	 * waits to be claimed
 	 */
-	record Fair(StoreExtensions extensions, Ownership ownership, Duration grantTimeout) implements AcquireVariant {
+	record Fair(StoreExtensions extensions, HeldLockOperations ownership,
+			Duration grantTimeout) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -201,8 +215,19 @@ interface AcquireVariant {
 		}
 
 		@Override
+		public CompletionStage<ClockedAttempt> requestClocked(String key, String token, Duration lease,
+				boolean waiting) {
+			FairGrantWakeUpExtension fairGrants = this.extensions.fairGrants();
+			return (fairGrants != null)
+					? fairGrants.tryAcquireFairClocked(key, token, lease, waiting ? this.grantTimeout : null)
+					: AcquireVariant.super.requestClocked(key, token, lease, waiting);
+		}
+
+		@Override
 		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
-			return fairQueue().onFairWakeUp(key, token, wake);
+			FairGrantWakeUpExtension fairGrants = this.extensions.fairGrants();
+			return (fairGrants != null) ? fairGrants.onFairGrant(key, token, wake)
+					: fairQueue().onFairWakeUp(key, token, () -> wake.accept(null));
 		}
 
 		@Override
@@ -231,7 +256,7 @@ interface AcquireVariant {
 	 * @param extensions the store and its extensions
 	 * @param ownership the operations on write locks
 	 */
-	record AnyOf(StoreExtensions extensions, Ownership ownership) implements AcquireVariant {
+	record AnyOf(StoreExtensions extensions, HeldLockOperations ownership) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -267,7 +292,7 @@ interface AcquireVariant {
 	 * @param extensions the store and its extensions, with read locks
 	 * @param ownership the operations on read locks
 	 */
-	record Read(StoreExtensions extensions, Ownership ownership) implements AcquireVariant {
+	record Read(StoreExtensions extensions, HeldLockOperations ownership) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {

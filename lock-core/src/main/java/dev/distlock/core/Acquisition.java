@@ -32,7 +32,8 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.core.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.core.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -383,27 +384,29 @@ final class Acquisition {
 		this.wakeUpsAtRequest = this.wakeUps;
 		boolean waiting = this.waits && this.stopped == null && this.deadline - System.nanoTime() > 0;
 		long requestedAt = System.nanoTime();
-		CompletionStage<@Nullable List<Attempt>> request;
 		if (this.all) {
 			String token = token(0);
 			for (int i = 1; i < this.tokens.length; i++) {
 				this.tokens[i] = token;
 			}
-			request = requestAll(token);
+			requestAll(token).whenComplete((attempts,
+					failure) -> post(() -> onReply(attempts, failure, requestedAt, ClockedAttempt.UNKNOWN_CLOCK)));
 		}
 		else {
 			int at = this.index;
 			LockEntry entry = this.entries.get(at);
-			request = Stages.send(() -> this.variant.request(entry.key, token(at), this.lease, waiting))
-				.thenApply(List::of);
+			Stages.send(() -> this.variant.requestClocked(entry.key, token(at), this.lease, waiting))
+				.whenComplete((reply, failure) -> post(
+						() -> onReply((reply != null) ? List.of(reply.attempt()) : null, failure, requestedAt,
+								(reply != null) ? reply.storeClockMillis() : ClockedAttempt.UNKNOWN_CLOCK)));
 			if (waiting) {
 				this.registered = at;
 			}
 		}
-		request.whenComplete((attempts, failure) -> post(() -> onReply(attempts, failure, requestedAt)));
 	}
 
-	private void onReply(@Nullable List<Attempt> attempts, @Nullable Throwable failure, long requestedAt) {
+	private void onReply(@Nullable List<Attempt> attempts, @Nullable Throwable failure, long requestedAt,
+			long storeClockMillis) {
 		enter(Phase.WAITING);
 		if (failure != null) {
 			// The store may still run the request: release what it may have granted
@@ -441,9 +444,8 @@ final class Acquisition {
 			return;
 		}
 		refused(attempts);
-		Attempt refusal = attempts.get(0);
-		this.storeClock = (!this.all && refusal.knowsStoreClock())
-				? new StoreClockReading(requestedAt, refusal.storeClockMillis()) : null;
+		this.storeClock = (storeClockMillis != ClockedAttempt.UNKNOWN_CLOCK)
+				? new StoreClockReading(requestedAt, storeClockMillis) : null;
 		if (this.stopped != null) {
 			finish(this.stopped);
 			return;

@@ -119,9 +119,12 @@ public final class DefaultLockClient extends LockClientFacade {
 		this.segmentLocks = new Locks(this.engine, new AcquireVariant.AnyOf(this.engine.extensions, this.engine.writes),
 				releases, "SegmentHold");
 		this.threadLocks = new ThreadLocks(this.locks);
+		// Without read locks no read grant is ever made (the Read variant refuses first)
+		ReadLockExtension readLockExtension = this.engine.extensions.readLocks();
+		HeldLockOperations readGrants = (readLockExtension != null) ? readLockExtension.readGrants()
+				: this.engine.writes;
 		this.readLocks = new ReadLocks(new Locks(this.engine,
-				new AcquireVariant.Read(this.engine.extensions, Ownership.shared(this.engine.extensions)), releases,
-				"ReadLockHandle"), this);
+				new AcquireVariant.Read(this.engine.extensions, readGrants), releases, "ReadLockHandle"), this);
 		this.readLocks.threadLocks().reenter(this.threadLocks);
 		this.threadLocks.refuseUpgradesFrom(this.readLocks.threadLocks());
 		this.operatorView = new OperatorView(this.engine);

@@ -455,7 +455,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param ownership the store operations that renew them
 	 * @param node the store's renewal group of their keys
 	 */
-	private record RenewalGroup(Ownership ownership, Object node) {
+	private record RenewalGroup(HeldLockOperations ownership, Object node) {
 
 	}
 

@@ -81,7 +81,7 @@ final class LockEngine {
 	final StoreExtensions extensions;
 
 	/** The store operations on write locks. */
-	final Ownership writes;
+	final HeldLockOperations writes;
 
 	final LockClientSettings settings;
 
@@ -123,7 +123,7 @@ final class LockEngine {
 		String name = "distlock-" + this.clientId.substring(0, 8);
 		this.store = store;
 		this.extensions = StoreExtensions.of(store);
-		this.writes = Ownership.exclusive(store);
+		this.writes = store;
 		this.settings = settings;
 		this.listener = listener;
 		this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name + "-timer-"));

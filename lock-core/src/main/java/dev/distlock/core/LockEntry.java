@@ -38,7 +38,7 @@ final class LockEntry {
 	final String key;
 
 	/** The store operations on the grants of this entry: write or read locks. */
-	final Ownership ownership;
+	final HeldLockOperations ownership;
 
 	final LocalQueue queue = new LocalQueue();
 
@@ -61,7 +61,7 @@ final class LockEntry {
 	 */
 	final AtomicLong yieldNanos = new AtomicLong();
 
-	LockEntry(String key, Ownership ownership) {
+	LockEntry(String key, HeldLockOperations ownership) {
 		this.key = key;
 		this.ownership = ownership;
 	}
@@ -72,7 +72,7 @@ final class LockEntry {
 	 * @param ownership the store operations on its grant
 	 * @return the entry
 	 */
-	static LockEntry unshared(String key, Ownership ownership) {
+	static LockEntry unshared(String key, HeldLockOperations ownership) {
 		LockEntry entry = new LockEntry(key, ownership);
 		entry.queue.tryTake();
 		return entry;

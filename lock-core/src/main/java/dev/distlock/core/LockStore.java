@@ -58,7 +58,7 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public interface LockStore extends AutoCloseable {
+public interface LockStore extends HeldLockOperations, AutoCloseable {
 
 	/**
 	 * Take the lock on {@code key} for {@code lease} if nobody holds it, and grant a
@@ -82,6 +82,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return whether the lock was owned by {@code token} and is now released; failed
 	 * with {@link LockBackendException} if the backend failed
 	 */
+	@Override
 	CompletionStage<Boolean> release(String key, String token);
 
 	/**
@@ -95,6 +96,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return whether the lock was owned by {@code token}; failed with
 	 * {@link LockBackendException} if the backend failed
 	 */
+	@Override
 	CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining);
 
 	/**
@@ -107,6 +109,7 @@ public interface LockStore extends AutoCloseable {
 	 * {@link LockBackendException} if the backend could not renew any part of the batch
 	 * (the client then treats every renewal as failed and reports the cause)
 	 */
+	@Override
 	CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease);
 
 	/**
@@ -131,6 +134,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return whether the backend records {@code token} as the owner; failed with
 	 * {@link LockBackendException} if the backend failed
 	 */
+	@Override
 	CompletionStage<Boolean> isOwner(String key, String token);
 
 	/**
@@ -175,29 +179,8 @@ public interface LockStore extends AutoCloseable {
 	 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
 	 * @param holderLeaseRemaining how long the current holder's lease has left when not
 	 * acquired, or {@code null} if unknown (for example a key without expiry)
-	 * @param storeClockMillis when the store decided, on its own clock in milliseconds,
-	 * for a refused fair attempt of a store whose wake-ups carry grants
-	 * ({@link FairQueueExtension#onFairWakeUp}); else {@link #UNKNOWN_CLOCK}
 	 */
-	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining,
-			long storeClockMillis) {
-
-		/**
-		 * The {@link #storeClockMillis()} of an attempt that does not tell the store's
-		 * clock.
-		 */
-		public static final long UNKNOWN_CLOCK = Long.MIN_VALUE;
-
-		/**
-		 * Create an attempt that does not tell the store's clock.
-		 * @param acquired whether the lock was taken
-		 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
-		 * @param holderLeaseRemaining how long the current holder's lease has left when
-		 * not acquired, or {@code null} if unknown
-		 */
-		public Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
-			this(acquired, fencingToken, holderLeaseRemaining, UNKNOWN_CLOCK);
-		}
+	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
 
 		/**
 		 * Return a grant.
@@ -215,62 +198,6 @@ public interface LockStore extends AutoCloseable {
 		 */
 		public static Attempt busy(@Nullable Duration holderLeaseRemaining) {
 			return new Attempt(false, 0, holderLeaseRemaining);
-		}
-
-		/**
-		 * Return a refusal of a fair attempt that tells when the store decided.
-		 * @param holderLeaseRemaining the holder's remaining lease, if known
-		 * @param storeClockMillis the store's clock when it decided, in milliseconds
-		 * @return the attempt
-		 */
-		public static Attempt busy(@Nullable Duration holderLeaseRemaining, long storeClockMillis) {
-			return new Attempt(false, 0, holderLeaseRemaining, storeClockMillis);
-		}
-
-		/**
-		 * Return whether this attempt tells the store's clock.
-		 * @return whether {@link #storeClockMillis()} is known
-		 */
-		public boolean knowsStoreClock() {
-			return this.storeClockMillis != UNKNOWN_CLOCK;
-		}
-
-	}
-
-	/**
-	 * A grant that a release made to a fair waiter, as its wake-up carries it
-	 * ({@link FairQueueExtension#onFairWakeUp}). The lock lives in the store for
-	 * {@code lifetime} (the waiter's grant timeout) from {@code grantedAtMillis} or
-	 * later; the waiter extends it to its lease.
-	 *
-	 * @param fencingToken the fencing token of the grant
-	 * @param grantedAtMillis when the grant was made, or earlier, on the store's clock in
-	 * milliseconds (the clock of {@link Attempt#storeClockMillis()})
-	 * @param lifetime how long the grant lives in the store unless extended
-	 * @since 0.1.0
-	 */
-	record FairGrant(long fencingToken, long grantedAtMillis, Duration lifetime) {
-
-	}
-
-	/**
-	 * The state of one lock key in a store.
-	 *
-	 * @param ownerToken the owner token of the holder, or {@code null} if the key is free
-	 * @param ttl the remaining time to live of the lock, or {@code null} when free or
-	 * without expiry
-	 * @param lastFencingToken the last fencing token granted for the key, {@code 0} if
-	 * unknown
-	 * @since 0.1.0
-	 */
-	record KeyState(@Nullable String ownerToken, @Nullable Duration ttl, long lastFencingToken) {
-
-		/**
-		 * Return whether someone holds the key.
-		 * @return whether the key is held
-		 */
-		public boolean held() {
-			return this.ownerToken != null;
 		}
 
 	}

@@ -20,7 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import dev.distlock.LockLostException;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.core.InspectionExtension.KeyState;
 import org.jspecify.annotations.Nullable;
 
 /**

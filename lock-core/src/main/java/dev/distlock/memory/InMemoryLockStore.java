@@ -27,9 +27,12 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.FairQueueExtension;
+import dev.distlock.core.FairGrantWakeUpExtension;
+import dev.distlock.core.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.core.FairQueueLimits;
 import dev.distlock.core.HandOverExtension;
+import dev.distlock.core.HeldLockOperations;
 import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.LockStoreExtension;
@@ -49,7 +52,8 @@ import org.jspecify.annotations.Nullable;
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
  * live fair waiter directly, else by waking one registered waiting client). It implements
- * every {@link LockStoreExtension}.
+ * every {@link LockStoreExtension} but {@link dev.distlock.core.SessionLeaseExtension}:
+ * its locks have leases of their own.
  * <p>
  * Every request runs on the calling thread, under the monitor of this store object, and
  * its stage is complete when the method returns. Subclasses, such as
@@ -63,12 +67,14 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
 		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private final InMemoryGrants grants = new InMemoryGrants();
 
 	private final InMemoryReadLocks readLocks = new InMemoryReadLocks();
+
+	private final HeldLockOperations readGrants = new ReadGrants();
 
 	private final InMemoryReleaseListeners listeners = new InMemoryReleaseListeners();
 
@@ -102,20 +108,20 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+	public final CompletionStage<ClockedAttempt> tryAcquireFairClocked(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
 		return execute(() -> {
 			requireReachable(key, "acquire");
 			if (this.grants.isHeldBy(key, token)) {
 				this.grants.extend(key, token, lease);
-				return Attempt.granted(this.grants.lastFence(key));
+				return new ClockedAttempt(Attempt.granted(this.grants.lastFence(key)), clockMillis());
 			}
 			Attempt refused = busyForWriter(key, token);
 			if (refused == null) {
 				InMemoryFairQueues.Admission admission = this.fairQueues.admit(key, token,
 						FairQueueLimits.GONE_WAITERS_PER_STEP);
 				if (admission.admitted()) {
-					return grant(key, token, lease);
+					return new ClockedAttempt(grant(key, token, lease), clockMillis());
 				}
 				Notification handedOff = handOff(key, admission.budgetLeft());
 				if (handedOff.woken() != null) {
@@ -126,7 +132,7 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 				this.fairQueues.join(key, token, grantTimeout);
 			}
 			Attempt busy = (refused != null) ? refused : busy(key);
-			return Attempt.busy(busy.holderLeaseRemaining(), clockMillis());
+			return new ClockedAttempt(Attempt.busy(busy.holderLeaseRemaining()), clockMillis());
 		});
 	}
 
@@ -188,6 +194,11 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
+	public final HeldLockOperations readGrants() {
+		return this.readGrants;
+	}
+
+	@Override
 	public final CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		return execute(() -> {
 			requireReachable(key, "acquire");
@@ -200,19 +211,6 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
-		return execute(() -> {
-			requireReachable(key, "release");
-			Map<String, Long> reading = this.readLocks.live(key);
-			if (!reading.containsKey(token)) {
-				return false;
-			}
-			reading.put(token, System.nanoTime() + remaining.toNanos());
-			return true;
-		});
-	}
-
-	@Override
 	public final CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
 		return execute(() -> {
 			requireReachable(key, "release");
@@ -221,21 +219,6 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 			}
 			this.grants.extend(key, token, remaining);
 			return true;
-		});
-	}
-
-	@Override
-	public final CompletionStage<Boolean> releaseRead(String key, String token) {
-		return execute(() -> {
-			requireReachable(key, "release");
-			Boolean owned = this.readLocks.release(key, token);
-			if (owned == null) {
-				return false;
-			}
-			if (this.readLocks.live(key).isEmpty()) {
-				this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
-			}
-			return owned;
 		});
 	}
 
@@ -275,40 +258,10 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
-		return execute(() -> {
-			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
-			boolean reachable = isReachable();
-			for (Renewal renewal : renewals) {
-				Map<String, Long> reading = this.readLocks.live(renewal.key());
-				if (!reachable) {
-					outcomes.add(RenewalOutcome.FAILED);
-				}
-				else if (reading.containsKey(renewal.token())) {
-					reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
-					outcomes.add(RenewalOutcome.RENEWED);
-				}
-				else {
-					outcomes.add(RenewalOutcome.LOST);
-				}
-			}
-			return outcomes;
-		});
-	}
-
-	@Override
 	public final CompletionStage<Boolean> isOwner(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "check");
 			return this.grants.isHeldBy(key, token);
-		});
-	}
-
-	@Override
-	public final CompletionStage<Boolean> isReadOwner(String key, String token) {
-		return execute(() -> {
-			requireReachable(key, "check");
-			return this.readLocks.live(key).containsKey(token);
 		});
 	}
 
@@ -323,7 +276,7 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public final Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return this.listeners.subscribe(key, token, listener);
 	}
 
@@ -508,6 +461,71 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	 */
 	private static long clockMillis() {
 		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+	}
+
+	/**
+	 * The operations on read grants: each runs as the store's own operations do.
+	 */
+	private final class ReadGrants implements HeldLockOperations {
+
+		@Override
+		public CompletionStage<Boolean> release(String key, String token) {
+			return execute(() -> {
+				requireReachable(key, "release");
+				Boolean owned = InMemoryLockStore.this.readLocks.release(key, token);
+				if (owned == null) {
+					return false;
+				}
+				if (InMemoryLockStore.this.readLocks.live(key).isEmpty()) {
+					InMemoryLockStore.this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
+				}
+				return owned;
+			});
+		}
+
+		@Override
+		public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+			return execute(() -> {
+				requireReachable(key, "release");
+				Map<String, Long> reading = InMemoryLockStore.this.readLocks.live(key);
+				if (!reading.containsKey(token)) {
+					return false;
+				}
+				reading.put(token, System.nanoTime() + remaining.toNanos());
+				return true;
+			});
+		}
+
+		@Override
+		public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+			return execute(() -> {
+				List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+				boolean reachable = isReachable();
+				for (Renewal renewal : renewals) {
+					Map<String, Long> reading = InMemoryLockStore.this.readLocks.live(renewal.key());
+					if (!reachable) {
+						outcomes.add(RenewalOutcome.FAILED);
+					}
+					else if (reading.containsKey(renewal.token())) {
+						reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
+						outcomes.add(RenewalOutcome.RENEWED);
+					}
+					else {
+						outcomes.add(RenewalOutcome.LOST);
+					}
+				}
+				return outcomes;
+			});
+		}
+
+		@Override
+		public CompletionStage<Boolean> isOwner(String key, String token) {
+			return execute(() -> {
+				requireReachable(key, "check");
+				return InMemoryLockStore.this.readLocks.live(key).containsKey(token);
+			});
+		}
+
 	}
 
 	/**

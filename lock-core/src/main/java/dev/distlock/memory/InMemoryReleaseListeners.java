@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.core.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.core.LockStore.RenewalOutcome;
 import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
