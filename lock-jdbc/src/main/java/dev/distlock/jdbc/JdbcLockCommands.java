@@ -32,6 +32,7 @@ import java.util.function.Consumer;
 
 import dev.distlock.LogSafe;
 import dev.distlock.core.BlockingLockStore;
+import dev.distlock.core.InspectionExtension.KeyState;
 import dev.distlock.jdbc.Connections.RollbackAndReturn;
 import org.jspecify.annotations.Nullable;
 

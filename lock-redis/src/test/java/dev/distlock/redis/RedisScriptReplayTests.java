@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.core.InspectionExtension.KeyState;
 import dev.distlock.core.Stages;
 import org.junit.jupiter.api.Test;
 

@@ -30,6 +30,7 @@ import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockStore;
+import dev.distlock.core.FairGrantWakeUpExtension;
 import dev.distlock.core.FairQueueExtension;
 import dev.distlock.core.LockStoreExtension;
 import dev.distlock.core.SessionLeaseExtension;
@@ -116,8 +117,7 @@ abstract class ContractGroup {
 	 * Skip the test, saying why, unless the store's fair wake-ups carry their grants.
 	 */
 	void assumeFairWakeUpsCarryGrants() {
-		assumeSupports(FairQueueExtension.class);
-		assumeTrue(this.suite.fairWakeUpsCarryGrants(), "the store's fair wake-ups do not carry grants");
+		assumeSupports(FairGrantWakeUpExtension.class);
 	}
 
 	DefaultLockClient newClient() {

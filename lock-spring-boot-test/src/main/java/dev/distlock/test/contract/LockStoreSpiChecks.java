@@ -27,7 +27,7 @@ import dev.distlock.core.HandOverExtension;
 import dev.distlock.core.InspectionExtension;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.core.InspectionExtension.KeyState;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
 import dev.distlock.core.LockStore.Subscription;
@@ -47,10 +47,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The store SPI checked method by method: each check calls a store's operations directly,
  * without a lock client, and a failure names the operation at fault
- * ({@code LockStore.release}, {@code ReadLockExtension.releaseRead}...). The contract kit
- * runs every check on its store ({@link LockStoreContractTests}, group "Store SPI"); a
- * store author can also call them from tests of their own while the store takes shape.
- * Checks of an extension the store does not implement are skipped, with the reason.
+ * ({@code LockStore.release}, {@code ReadLockExtension.readGrants().release}...). The
+ * contract kit runs every check on its store ({@link LockStoreContractTests}, group
+ * "Store SPI"); a store author can also call them from tests of their own while the store
+ * takes shape. Checks of an extension the store does not implement are skipped, with the
+ * reason.
  * <p>
  * Each check makes the stores it needs from the supplier, all on one backend as the kit's
  * stores are, and closes them.
@@ -229,7 +230,7 @@ public final class LockStoreSpiChecks {
 
 	/**
 	 * {@link ReadLockExtension}: readers share a key that a writer cannot take meanwhile;
-	 * {@code releaseRead} frees it for the writer once the last reader left.
+	 * {@code readGrants().release} frees it for the writer once the last reader left.
 	 */
 	public void readLocksAreSharedAndKeepWritersOut() {
 		try (Stores two = new Stores()) {
@@ -242,20 +243,23 @@ public final class LockStoreSpiChecks {
 			assertThat(join(other.tryAcquireRead(key, "reader:2", LEASE)).acquired())
 				.as("ReadLockExtension.tryAcquireRead(key read by another)")
 				.isTrue();
-			assertThat(join(other.isReadOwner(key, "reader:1"))).as("ReadLockExtension.isReadOwner(key, reader)")
+			assertThat(join(other.readGrants().isOwner(key, "reader:1")))
+				.as("ReadLockExtension.readGrants().isOwner(key, reader)")
 				.isTrue();
 			assertThat(join(two.other.tryAcquire(key, "writer:1", LEASE)).acquired())
 				.as("LockStore.tryAcquire(key read by two readers)")
 				.isFalse();
-			assertThat(join(one.releaseRead(key, "reader:1"))).as("ReadLockExtension.releaseRead(key, reader)")
+			assertThat(join(one.readGrants().release(key, "reader:1")))
+				.as("ReadLockExtension.readGrants().release(key, reader)")
 				.isTrue();
-			assertThat(join(other.releaseRead(key, "reader:2"))).as("ReadLockExtension.releaseRead(key, last reader)")
+			assertThat(join(other.readGrants().release(key, "reader:2")))
+				.as("ReadLockExtension.readGrants().release(key, last reader)")
 				.isTrue();
-			assertThat(join(other.isReadOwner(key, "reader:1")))
-				.as("ReadLockExtension.isReadOwner(key, reader after release)")
+			assertThat(join(other.readGrants().isOwner(key, "reader:1")))
+				.as("ReadLockExtension.readGrants().isOwner(key, reader after release)")
 				.isFalse();
 			await().atMost(5, TimeUnit.SECONDS)
-				.alias("LockStore.tryAcquire after ReadLockExtension.releaseRead of the last reader")
+				.alias("LockStore.tryAcquire after ReadLockExtension.readGrants().release of the last reader")
 				.until(() -> join(two.other.tryAcquire(key, "writer:1", LEASE)).acquired());
 			join(two.other.release(key, "writer:1"));
 		}
