@@ -170,7 +170,7 @@ class FairGrantInWakeUpTests {
 		LockHold hold = waiter.get(5, TimeUnit.SECONDS);
 		assertThat(hold.fencingToken()).isEqualTo(2);
 		// The holder's attempt and the waiter's two refused ones: none after the release
-		then(this.store).should(times(3)).tryAcquireFair(eq(key), anyString(), any(), any());
+		then(this.store).should(times(3)).tryAcquireFairClocked(eq(key), anyString(), any(), any());
 		return hold;
 	}
 

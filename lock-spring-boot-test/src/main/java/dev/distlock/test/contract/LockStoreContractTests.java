@@ -227,6 +227,26 @@ public abstract class LockStoreContractTests {
 	}
 
 	@Nested
+	@DisplayName("Store SPI: each replay answers as the first request did")
+	class StoreReplay extends StoreReplayContract {
+
+		StoreReplay() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Store SPI: each extension's duties on the required operations")
+	class ExtensionDuties extends ExtensionDutyContract {
+
+		ExtensionDuties() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
 	@DisplayName("Exclusion, ownership and reentrancy")
 	class Exclusion extends ExclusionContract {
 

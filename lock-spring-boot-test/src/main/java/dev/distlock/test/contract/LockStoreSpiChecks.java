@@ -18,28 +18,28 @@ package dev.distlock.test.contract;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.distlock.core.HandOverExtension;
 import dev.distlock.core.InspectionExtension;
+import dev.distlock.core.InspectionExtension.KeyState;
 import dev.distlock.core.LockStore;
 import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.InspectionExtension.KeyState;
 import dev.distlock.core.LockStore.Renewal;
 import dev.distlock.core.LockStore.RenewalOutcome;
 import dev.distlock.core.LockStore.Subscription;
-import dev.distlock.core.LockStoreExtension;
 import dev.distlock.core.ReadLockExtension;
 import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.core.WakeOneExtension;
-import org.jspecify.annotations.Nullable;
-import org.opentest4j.TestAbortedException;
 
 import org.springframework.util.Assert;
 
+import static dev.distlock.test.contract.StorePair.extension;
+import static dev.distlock.test.contract.StorePair.join;
+import static dev.distlock.test.contract.StorePair.key;
+import static dev.distlock.test.contract.StorePair.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -81,7 +81,7 @@ public final class LockStoreSpiChecks {
 	 * one to another token, and raises the fencing token with every grant.
 	 */
 	public void tryAcquireGrantsFreeKeysOnlyWithRisingFencingTokens() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-acquire");
 			Attempt first = join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(first.acquired()).as("LockStore.tryAcquire(free key) acquired").isTrue();
@@ -102,7 +102,7 @@ public final class LockStoreSpiChecks {
 	 * re-sends a request whose reply was lost) with the same grant, not a refusal.
 	 */
 	public void tryAcquireAnswersAReplayWithTheSameGrant() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-acquire-replay");
 			Attempt first = join(two.one.tryAcquire(key, "owner:1", LEASE));
 			Attempt replay = join(two.one.tryAcquire(key, "owner:1", LEASE));
@@ -118,7 +118,7 @@ public final class LockStoreSpiChecks {
 	 * nothing, and a release answers whether the token owned the key.
 	 */
 	public void releaseFreesTheKeyForItsOwnerOnly() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-release");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(join(two.other.release(key, "intruder:1"))).as("LockStore.release(key, another token)")
@@ -139,7 +139,7 @@ public final class LockStoreSpiChecks {
 	 * before) and leaves another token's lock alone.
 	 */
 	public void expireAfterShortensTheOwnersLeaseOnly() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-expire-after");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(join(two.other.expireAfter(key, "intruder:1", Duration.ofMillis(1))))
@@ -162,7 +162,7 @@ public final class LockStoreSpiChecks {
 	 * lease), reports the others lost, and never re-creates a lock that is gone.
 	 */
 	public void renewExtendsOwnedLeasesAndReportsOthersLost() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String owned = key("spi-renew-owned");
 			String foreign = key("spi-renew-foreign");
 			String gone = key("spi-renew-gone");
@@ -192,7 +192,7 @@ public final class LockStoreSpiChecks {
 	 * released.
 	 */
 	public void isOwnerTellsTheOwnerOnly() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-is-owner");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(join(two.other.isOwner(key, "owner:1"))).as("LockStore.isOwner(key, owner)").isTrue();
@@ -209,7 +209,7 @@ public final class LockStoreSpiChecks {
 	 * key.
 	 */
 	public void onReleaseHearsAReleaseByAnotherStore() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-on-release");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			AtomicInteger heard = new AtomicInteger();
@@ -233,7 +233,7 @@ public final class LockStoreSpiChecks {
 	 * {@code readGrants().release} frees it for the writer once the last reader left.
 	 */
 	public void readLocksAreSharedAndKeepWritersOut() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			ReadLockExtension one = extension(two.one, ReadLockExtension.class);
 			ReadLockExtension other = extension(two.other, ReadLockExtension.class);
 			String key = key("spi-read");
@@ -269,7 +269,7 @@ public final class LockStoreSpiChecks {
 	 * {@link SeveralKeysExtension}: {@code tryAcquireAll} takes every key or none.
 	 */
 	public void severalKeysAreTakenAllOrNothing() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			SeveralKeysExtension one = extension(two.one, SeveralKeysExtension.class);
 			String tag = UUID.randomUUID().toString();
 			List<String> keys = List.of("{" + tag + "}:a", "{" + tag + "}:b");
@@ -295,7 +295,7 @@ public final class LockStoreSpiChecks {
 	 * token with a higher fencing token, and refuses a token that does not own the lock.
 	 */
 	public void handOverPassesTheLockToTheNextTokenWithAHigherFence() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			HandOverExtension one = extension(two.one, HandOverExtension.class);
 			String key = key("spi-hand-over");
 			Attempt first = join(two.one.tryAcquire(key, "owner:1", LEASE));
@@ -318,7 +318,7 @@ public final class LockStoreSpiChecks {
 	 * token; {@code forceRelease} frees the key whoever holds it and names the owner.
 	 */
 	public void inspectTellsTheOwnerAndForceReleaseFreesTheKey() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			InspectionExtension other = extension(two.other, InspectionExtension.class);
 			String key = key("spi-inspect");
 			Attempt grant = join(two.one.tryAcquire(key, "owner:1", LEASE));
@@ -339,7 +339,7 @@ public final class LockStoreSpiChecks {
 	 * release wakes it through {@code onRelease(key, waiter, listener)}.
 	 */
 	public void aReleaseWakesARegisteredWaiter() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			WakeOneExtension other = extension(two.other, WakeOneExtension.class);
 			String key = key("spi-wake-one");
 			String waiter = "client-" + UUID.randomUUID();
@@ -360,49 +360,6 @@ public final class LockStoreSpiChecks {
 				join(other.leave(key, waiter));
 			}
 		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static String key(String name) {
-		return name + ":" + UUID.randomUUID();
-	}
-
-	private static <E extends LockStoreExtension> E extension(LockStore store, Class<E> type) {
-		E extension = store.extension(type);
-		if (extension == null) {
-			throw new TestAbortedException("the store does not implement " + type.getSimpleName());
-		}
-		return extension;
-	}
-
-	private static <T extends @Nullable Object> T join(CompletionStage<T> stage) {
-		return stage.toCompletableFuture().orTimeout(30, TimeUnit.SECONDS).join();
-	}
-
-	/**
-	 * Two stores on the backend under test, as two application instances have.
-	 */
-	private final class Stores implements AutoCloseable {
-
-		final LockStore one = LockStoreSpiChecks.this.stores.get();
-
-		final LockStore other = LockStoreSpiChecks.this.stores.get();
-
-		@Override
-		public void close() {
-			this.one.close();
-			this.other.close();
-		}
-
 	}
 
 }
