@@ -82,6 +82,8 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGran
 
 	private final InMemoryFairQueues fairQueues = new InMemoryFairQueues();
 
+	private final InMemoryReleases releases = new InMemoryReleases();
+
 	/**
 	 * Notifications of the request being executed, sent once it left the monitor.
 	 */
@@ -141,6 +143,10 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGran
 			Duration lease) {
 		return this.<@Nullable Attempt>execute(() -> {
 			requireReachable(key, "hand over");
+			if (this.grants.isHeldBy(key, nextToken)) {
+				// A replay: the same grant again
+				return Attempt.granted(this.grants.lastFence(key));
+			}
 			if (!this.grants.isHeldBy(key, token)) {
 				return Attempt.busy(null);
 			}
@@ -180,7 +186,8 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGran
 			requireReachable(keys.get(0), "acquire");
 			List<Attempt> busy = new ArrayList<>(keys.size());
 			for (String key : keys) {
-				busy.add(busyForWriter(key, token));
+				// A key the token holds already is a replay: acquire answers it
+				busy.add(this.grants.isHeldBy(key, token) ? null : busyForWriter(key, token));
 			}
 			List<Attempt> attempts = new ArrayList<>(keys.size());
 			boolean free = busy.stream().allMatch((attempt) -> attempt == null);
@@ -227,9 +234,11 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGran
 		return execute(() -> {
 			requireReachable(key, "release");
 			if (!this.grants.isHeldBy(key, token)) {
-				return false;
+				// A replay answers as the first release did
+				return this.releases.wasReleased(key, token);
 			}
 			this.grants.remove(key);
+			this.releases.released(key, token);
 			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return true;
 		});
@@ -474,7 +483,11 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGran
 				requireReachable(key, "release");
 				Boolean owned = InMemoryLockStore.this.readLocks.release(key, token);
 				if (owned == null) {
-					return false;
+					// A replay answers as the first release did
+					return InMemoryLockStore.this.releases.wasReleased(key, token);
+				}
+				if (owned) {
+					InMemoryLockStore.this.releases.released(key, token);
 				}
 				if (InMemoryLockStore.this.readLocks.live(key).isEmpty()) {
 					InMemoryLockStore.this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));

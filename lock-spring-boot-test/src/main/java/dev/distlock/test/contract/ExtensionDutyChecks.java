@@ -96,8 +96,9 @@ public final class ExtensionDutyChecks {
 	}
 
 	/**
-	 * {@link ReadLockExtension}: a {@code LockStore.tryAcquire} refused because readers
-	 * hold the key leaves a mark that refuses new readers.
+	 * {@link ReadLockExtension}: a writer that {@code LockStore.tryAcquire} refused again
+	 * because readers hold the key (it waits for them) leaves a mark that refuses new
+	 * readers.
 	 */
 	public void readLocksMakeARefusedWriterKeepNewReadersOut() {
 		try (StorePair two = new StorePair(this.stores)) {
@@ -106,8 +107,9 @@ public final class ExtensionDutyChecks {
 			String key = key("duty-read-mark");
 			join(one.tryAcquireRead(key, "reader:1", LEASE));
 			join(two.other.tryAcquire(key, "writer:1", LEASE));
+			join(two.other.tryAcquire(key, "writer:1", LEASE));
 			assertThat(join(other.tryAcquireRead(key, "reader:2", LEASE)).acquired())
-				.as("ReadLockExtension duty: a refused tryAcquire keeps new readers out")
+				.as("ReadLockExtension duty: a writer refused again keeps new readers out")
 				.isFalse();
 			join(one.readGrants().release(key, "reader:1"));
 			await().atMost(5, TimeUnit.SECONDS)
