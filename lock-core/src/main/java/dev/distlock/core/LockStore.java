@@ -35,21 +35,65 @@ import org.springframework.util.Assert;
  * keep others out for a minimum time), renew a batch of leases ({@link #renew}), check an
  * owner ({@link #isOwner}), and tell when a key may have become free
  * ({@link #onRelease}). Every optional behaviour is a {@link LockStoreExtension} that a
- * store implements or not (read locks, a fair queue, waking one waiter, hand-over,
- * several keys at once, inspection and force release); the client looks them up once with
- * {@link #extension(Class)} and never asks a store for what it does not implement. An
- * extension never changes what a required operation means.
+ * store implements or not (read locks, a fair queue and its wake-ups that carry grants,
+ * waking one waiter, hand-over, several keys at once, inspection and force release,
+ * session leases); the client looks them up once with {@link #extension(Class)} and never
+ * asks a store for what it does not implement.
+ * <p>
+ * Four extensions oblige the required operations to do more than this interface says, and
+ * the contract kit checks each duty ({@code ExtensionDutyChecks}); the others add methods
+ * of their own and change no required operation:
+ * <table>
+ * <caption>What each extension obliges the required operations to do</caption>
+ * <tr>
+ * <th>Extension</th>
+ * <th>Duty on the required operations</th>
+ * </tr>
+ * <tr>
+ * <td>{@link ReadLockExtension}</td>
+ * <td>{@link #tryAcquire} refuses a key that live readers hold; a writer it refused again
+ * leaves a mark that refuses new readers. {@link #onRelease} listeners hear the last
+ * reader leave.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link FairQueueExtension}</td>
+ * <td>{@link #release} of a key whose queue has a live head grants the lock to that head,
+ * whose next fair attempt claims it; no other {@link #tryAcquire} gets it meanwhile.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link FairGrantWakeUpExtension}</td>
+ * <td>That {@link #release} also passes the grant to the head's wake-up listener.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link WakeOneExtension}</td>
+ * <td>{@link #release} wakes at most one registered waiting client, not every waiting
+ * one; {@link #onRelease} listeners still hear every release.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link SessionLeaseExtension}</td>
+ * <td>{@link #tryAcquire}, {@link #renew} and {@link #expireAfter} keep a lock as long as
+ * the store's session, whatever lease they are given ({@link #expireAfter} still ends it
+ * after {@code remaining}); {@link #renew} answers {@code RENEWED} only once the session
+ * is confirmed.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link HandOverExtension}, {@link SeveralKeysExtension},
+ * {@link InspectionExtension}</td>
+ * <td>None: a lock they grant is a write lock for every required operation.</td>
+ * </tr>
+ * </table>
  * <p>
  * Every operation is non-blocking: it returns a {@link CompletionStage} that the backend
  * completes, and never blocks the calling thread for a wait. A store that has only a
  * blocking client extends {@link BlockingLockStore}, which runs each operation on a
  * bounded executor of its own within a command timeout. Every operation is owner-checked:
  * a store never deletes or extends a lock whose stored owner token differs from the one
- * given, and a replay of the same request answers as the first did. An operation that
- * cannot reach the backend, or gets no answer within the store's command timeout,
- * completes exceptionally with {@link LockBackendException}; the client then fails
- * closed. Time comes from the backend, never from the application's clock. A store is
- * thread-safe.
+ * given, and a replay of the same request answers as the first did (every request the
+ * client may send again: all but the operator's {@link InspectionExtension}, which the
+ * client never re-sends). An operation that cannot reach the backend, or gets no answer
+ * within the store's command timeout, completes exceptionally with
+ * {@link LockBackendException}; the client then fails closed. Time comes from the
+ * backend, never from the application's clock. A store is thread-safe.
  * <p>
  * A store passes the public contract kit
  * ({@code dev.distlock.test.contract.LockStoreContractTests} in

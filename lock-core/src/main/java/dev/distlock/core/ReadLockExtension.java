@@ -29,6 +29,11 @@ import dev.distlock.core.LockStore.Attempt;
  * <p>
  * A writer waiting for readers keeps new readers out: a refused writer leaves a mark that
  * refuses readers until the writer gets in, or for a short while if it gave up.
+ * <p>
+ * Duty on the required operations: {@link LockStore#tryAcquire} refuses a key that live
+ * readers hold, and a writer it refused again (the first refusal leaves a pending mark)
+ * leaves that mark; the {@link LockStore#onRelease release listeners} hear the last
+ * reader leave.
  *
  * @author distlock
  * @since 0.1.0
