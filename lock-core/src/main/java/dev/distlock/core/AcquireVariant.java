@@ -16,6 +16,11 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.LockStore;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +28,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.FairGrantWakeUpExtension.ClockedAttempt;
-import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
+import dev.distlock.store.LockStore.Subscription;
+import dev.distlock.store.HeldLockOperations;
+import dev.distlock.store.FairGrantWakeUpExtension;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -16,6 +16,9 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.LockStore;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -28,6 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
 import dev.distlock.LogSafe;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.HeldLockOperations;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
+import dev.distlock.store.HeldLockOperations;
 
 /**
  * The local state of one key of one client: its queue for the local turn (only the caller

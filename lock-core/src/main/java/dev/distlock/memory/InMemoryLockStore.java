@@ -27,18 +27,18 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.FairGrantWakeUpExtension;
-import dev.distlock.core.FairGrantWakeUpExtension.ClockedAttempt;
-import dev.distlock.core.FairGrantWakeUpExtension.FairGrant;
-import dev.distlock.core.FairQueueLimits;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.HeldLockOperations;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStoreExtension;
-import dev.distlock.core.ReadLockExtension;
-import dev.distlock.core.SeveralKeysExtension;
-import dev.distlock.core.WakeOneExtension;
+import dev.distlock.store.FairGrantWakeUpExtension;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
+import dev.distlock.store.FairQueueLimits;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.HeldLockOperations;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import dev.distlock.memory.InMemoryGrants.Grant;
 import org.jspecify.annotations.Nullable;
 
@@ -52,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
  * live fair waiter directly, else by waking one registered waiting client). It implements
- * every {@link LockStoreExtension} but {@link dev.distlock.core.SessionLeaseExtension}:
+ * every {@link LockStoreExtension} but {@link dev.distlock.store.SessionLeaseExtension}:
  * its locks have leases of their own.
  * <p>
  * Every request runs on the calling thread, under the monitor of this store object, and

@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.distlock.LogSafe;
-import dev.distlock.core.BlockingLockStore;
-import dev.distlock.core.InspectionExtension.KeyState;
+import dev.distlock.store.BlockingLockStore;
+import dev.distlock.store.InspectionExtension.KeyState;
 import dev.distlock.jdbc.Connections.RollbackAndReturn;
 import org.jspecify.annotations.Nullable;
 

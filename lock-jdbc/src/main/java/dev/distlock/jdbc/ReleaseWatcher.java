@@ -16,7 +16,7 @@
 
 package dev.distlock.jdbc;
 
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
 
 /**
  * How a {@link JdbcLockStore} learns that a key may have become free: a PostgreSQL
