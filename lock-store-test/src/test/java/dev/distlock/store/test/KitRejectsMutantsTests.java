@@ -111,12 +111,16 @@ class KitRejectsMutantsTests {
 		mutant = (store) -> new ForwardingLockStore(store) {
 
 			@Override
-			public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
-				// Refused with no writer holding the key: the writer-waiting mark,
-				// ignored
-				return super.tryAcquireRead(key, token, lease).thenCombine(
-						delegateExtension(InspectionExtension.class).inspect(key),
-						(attempt, state) -> (attempt.acquired() || state.held()) ? attempt : Attempt.granted(0));
+			public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+				// Refuses a key readers hold without asking the store: no writer-waiting
+				// mark
+				return delegateExtension(InspectionExtension.class).inspect(key).thenCompose((state) -> {
+					String holder = state.ownerToken();
+					return (holder != null) ? readGrants().isOwner(key, holder)
+							: CompletableFuture.completedFuture(false);
+				})
+					.thenCompose((read) -> read ? CompletableFuture.completedFuture(Attempt.busy(null))
+							: super.tryAcquire(key, token, lease));
 			}
 
 		};
