@@ -29,8 +29,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.store.LockStore.Subscription;
+import dev.distlock.store.HeldLockOperations;
+import dev.distlock.store.FairGrantWakeUpExtension;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -77,7 +80,7 @@ interface AcquireVariant {
 	 * Return the store operations on this variant's grants once held.
 	 * @return the ownership
 	 */
-	Ownership ownership();
+	HeldLockOperations ownership();
 
 	/**
 	 * Ask for every key in one atomic store request; only when {@link #atomicAll()}.
@@ -101,11 +104,23 @@ interface AcquireVariant {
 	CompletionStage<Attempt> request(String key, String token, Duration lease, boolean waiting);
 
 	/**
+	 * Send one attempt, and tell the store's clock when the store tells it.
+	 * @param key the lock key
+	 * @param token the owner token of the grant asked for
+	 * @param lease the lease
+	 * @param waiting whether the caller waits if refused (and so registers as waiting)
+	 * @return the store's answer, with its clock if known
+	 */
+	default CompletionStage<ClockedAttempt> requestClocked(String key, String token, Duration lease, boolean waiting) {
+		return request(key, token, lease, waiting).thenApply(ClockedAttempt::unclocked);
+	}
+
+	/**
 	 * Listen for the releases that may let this caller in.
 	 * @param key the lock key
 	 * @param token the owner token asked for
 	 * @param wake what to run on such a release, with the grant it made to this caller
-	 * when the wake-up carries one ({@link LockStore#onFairGrant})
+	 * when the wake-up carries one ({@link FairGrantWakeUpExtension#onFairGrant})
 	 * @return the subscription
 	 */
 	Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake);
@@ -136,7 +151,7 @@ interface AcquireVariant {
 	 * @param ownership the operations on write locks
 	 * @param clientId the id the client registers as waiting under
 	 */
-	record Write(StoreExtensions extensions, Ownership ownership, String clientId) implements AcquireVariant {
+	record Write(StoreExtensions extensions, HeldLockOperations ownership, String clientId) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -190,7 +205,8 @@ interface AcquireVariant {
 	 * @param grantTimeout how long a waiter stays alive in the queue and a grant to it
 	 * waits to be claimed
 	 */
-	record Fair(StoreExtensions extensions, Ownership ownership, Duration grantTimeout) implements AcquireVariant {
+	record Fair(StoreExtensions extensions, HeldLockOperations ownership,
+			Duration grantTimeout) implements AcquireVariant {
 
 		@Override
 		public boolean takesTurn() {
@@ -208,8 +224,19 @@ interface AcquireVariant {
 		}
 
 		@Override
+		public CompletionStage<ClockedAttempt> requestClocked(String key, String token, Duration lease,
+				boolean waiting) {
+			FairGrantWakeUpExtension fairGrants = this.extensions.fairGrants();
+			return (fairGrants != null)
+					? fairGrants.tryAcquireFairClocked(key, token, lease, waiting ? this.grantTimeout : null)
+					: AcquireVariant.super.requestClocked(key, token, lease, waiting);
+		}
+
+		@Override
 		public Subscription subscribe(String key, String token, Consumer<@Nullable FairGrant> wake) {
-			return fairQueue().onFairWakeUp(key, token, wake);
+			FairGrantWakeUpExtension fairGrants = this.extensions.fairGrants();
+			return (fairGrants != null) ? fairGrants.onFairGrant(key, token, wake)
+					: fairQueue().onFairWakeUp(key, token, () -> wake.accept(null));
 		}
 
 		@Override
@@ -239,7 +266,8 @@ interface AcquireVariant {
 	 * @param ownership the operations on the variant's grants
 	 * @param attempt the store request of one attempt
 	 */
-	record Unqueued(StoreExtensions extensions, Ownership ownership, Attempter attempt) implements AcquireVariant {
+	record Unqueued(StoreExtensions extensions, HeldLockOperations ownership,
+			Attempter attempt) implements AcquireVariant {
 
 		/**
 		 * The write lock of one of several keys ({@link AcquireGoal.AnyKey}): no local
@@ -248,7 +276,7 @@ interface AcquireVariant {
 		 * @param ownership the operations on write locks
 		 * @return the variant
 		 */
-		static Unqueued anyOf(StoreExtensions extensions, Ownership ownership) {
+		static Unqueued anyOf(StoreExtensions extensions, HeldLockOperations ownership) {
 			return new Unqueued(extensions, ownership, extensions.store()::tryAcquire);
 		}
 
@@ -259,7 +287,7 @@ interface AcquireVariant {
 		 * @param ownership the operations on read locks
 		 * @return the variant
 		 */
-		static Unqueued read(StoreExtensions extensions, Ownership ownership) {
+		static Unqueued read(StoreExtensions extensions, HeldLockOperations ownership) {
 			return new Unqueued(extensions, ownership,
 					(key, token, lease) -> extensions
 						.required(extensions.readLocks(), ReadLockExtension.class, "read-lock")

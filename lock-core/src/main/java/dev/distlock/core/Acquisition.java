@@ -30,7 +30,8 @@ import dev.distlock.LockAcquisitionException;
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -332,7 +333,7 @@ final class Acquisition {
 		this.waiting.requestSent();
 		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
 		long requestedAt = System.nanoTime();
-		CompletionStage<@Nullable List<Attempt>> request;
+		CompletionStage<@Nullable List<ClockedAttempt>> request;
 		if (this.cursor.isAll()) {
 			request = Stages.send(this::requestAll);
 		}
@@ -340,7 +341,7 @@ final class Acquisition {
 			int at = this.cursor.index();
 			LockEntry entry = this.entries.get(at);
 			String token = this.cursor.token(at);
-			request = Stages.send(() -> this.variant.request(entry.key, token, this.lease, waiting))
+			request = Stages.send(() -> this.variant.requestClocked(entry.key, token, this.lease, waiting))
 				.thenApply(List::of);
 			if (waiting) {
 				this.waiting.registered(at);
@@ -352,7 +353,7 @@ final class Acquisition {
 	/**
 	 * Record the reply to an attempt and return what follows it.
 	 */
-	private Runnable onAttempt(@Nullable List<Attempt> attempts, @Nullable Throwable failure, long requestedAt) {
+	private Runnable onAttempt(@Nullable List<ClockedAttempt> replies, @Nullable Throwable failure, long requestedAt) {
 		if (failure != null) {
 			// The store may still run the request: release what it may have granted
 			this.cursor.requestedKeys()
@@ -361,11 +362,12 @@ final class Acquisition {
 			return () -> {
 			};
 		}
-		if (attempts == null) {
+		if (replies == null) {
 			// The store cannot take these keys in one step: key by key
 			this.cursor.askAll(false);
 			return this::attempt;
 		}
+		List<Attempt> attempts = replies.stream().map(ClockedAttempt::attempt).toList();
 		if (attempts.get(0).acquired()) {
 			int first = this.cursor.first();
 			for (int i : this.cursor.requestedKeys()) {
@@ -377,12 +379,14 @@ final class Acquisition {
 			return this::advance;
 		}
 		List<String> keys = this.cursor.requestedKeys().stream().map((i) -> this.entries.get(i).key).toList();
-		this.refusal.refused(attempts, keys, !this.cursor.isAll(), requestedAt);
+		this.refusal.refused(attempts, keys, !this.cursor.isAll(), requestedAt, replies.get(0).storeClockMillis());
 		return this::afterRefusal;
 	}
 
-	private CompletionStage<@Nullable List<Attempt>> requestAll() {
-		return this.variant.requestAll(this.cursor.keys(), this.cursor.tokenOfAll(), this.lease);
+	private CompletionStage<@Nullable List<ClockedAttempt>> requestAll() {
+		return this.variant.requestAll(this.cursor.keys(), this.cursor.tokenOfAll(), this.lease)
+			.thenApply((attempts) -> (attempts != null) ? attempts.stream().map(ClockedAttempt::unclocked).toList()
+					: null);
 	}
 
 	/**

@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockLostException;
+import dev.distlock.store.HeldLockOperations;
+import dev.distlock.store.ReadLockExtension;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -118,9 +120,12 @@ public final class DefaultLockClient extends LockClientFacade implements LockOpe
 		this.segmentLocks = new Locks(this.engine,
 				AcquireVariant.Unqueued.anyOf(this.engine.extensions, this.engine.writes), releases, "SegmentHold");
 		this.threadLocks = new ThreadLocks(this.locks);
+		// Without read locks no read grant is ever made (the Read variant refuses first)
+		ReadLockExtension readLockExtension = this.engine.extensions.readLocks();
+		HeldLockOperations readGrants = (readLockExtension != null) ? readLockExtension.readGrants()
+				: this.engine.writes;
 		this.readLocks = new ReadLocks(new Locks(this.engine,
-				AcquireVariant.Unqueued.read(this.engine.extensions, Ownership.shared(this.engine.extensions)),
-				releases, "ReadLockHandle"), this);
+				AcquireVariant.Unqueued.read(this.engine.extensions, readGrants), releases, "ReadLockHandle"), this);
 		this.readLocks.threadLocks().reenter(this.threadLocks);
 		this.threadLocks.refuseUpgradesFrom(this.readLocks.threadLocks());
 		this.operatorView = new OperatorView(this.engine);

@@ -22,8 +22,9 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockAcquisitionException;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,8 +56,10 @@ final class LastRefusal {
 	 * @param keys the keys asked for
 	 * @param oneKey whether one key was asked for (only then does the store clock count)
 	 * @param requestedAt when the request was sent
+	 * @param storeClockMillis when the store decided, on its own clock, or
+	 * {@link ClockedAttempt#UNKNOWN_CLOCK}
 	 */
-	void refused(List<Attempt> attempts, List<String> keys, boolean oneKey, long requestedAt) {
+	void refused(List<Attempt> attempts, List<String> keys, boolean oneKey, long requestedAt, long storeClockMillis) {
 		for (int i = 0; i < attempts.size(); i++) {
 			Duration remaining = attempts.get(i).holderLeaseRemaining();
 			if (remaining != null || i == attempts.size() - 1) {
@@ -65,9 +68,8 @@ final class LastRefusal {
 				break;
 			}
 		}
-		Attempt refusal = attempts.get(0);
-		this.storeClock = (oneKey && refusal.knowsStoreClock())
-				? new StoreClockReading(requestedAt, refusal.storeClockMillis()) : null;
+		this.storeClock = (oneKey && storeClockMillis != ClockedAttempt.UNKNOWN_CLOCK)
+				? new StoreClockReading(requestedAt, storeClockMillis) : null;
 	}
 
 	/**

@@ -39,6 +39,7 @@ import java.util.function.Consumer;
 import dev.distlock.LogSafe;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.LockStore.RenewalOutcome;
+import dev.distlock.store.HeldLockOperations;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -459,7 +460,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param ownership the store operations that renew them
 	 * @param node the store's renewal group of their keys
 	 */
-	private record RenewalGroup(Ownership ownership, Object node) {
+	private record RenewalGroup(HeldLockOperations ownership, Object node) {
 
 	}
 

@@ -44,6 +44,7 @@ import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.LockStore.RenewalOutcome;
+import dev.distlock.store.HeldLockOperations;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -85,7 +86,7 @@ final class LockEngine {
 	final StoreExtensions extensions;
 
 	/** The store operations on write locks. */
-	final Ownership writes;
+	final HeldLockOperations writes;
 
 	final LockClientSettings settings;
 
@@ -127,7 +128,7 @@ final class LockEngine {
 		String name = "distlock-" + this.clientId.substring(0, 8);
 		this.store = store;
 		this.extensions = StoreExtensions.of(store);
-		this.writes = Ownership.exclusive(store);
+		this.writes = store;
 		this.settings = settings;
 		this.listener = listener;
 		this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads(name + "-timer-"));

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
+import dev.distlock.store.HeldLockOperations;
 
 /**
  * The local state of one key of one client: its queue for the local turn (only the caller
@@ -38,7 +39,7 @@ final class LockEntry {
 	final String key;
 
 	/** The store operations on the grants of this entry: write or read locks. */
-	final Ownership ownership;
+	final HeldLockOperations ownership;
 
 	final LocalQueue queue = new LocalQueue();
 
@@ -61,7 +62,7 @@ final class LockEntry {
 	 */
 	final AtomicLong yieldNanos = new AtomicLong();
 
-	LockEntry(String key, Ownership ownership) {
+	LockEntry(String key, HeldLockOperations ownership) {
 		this.key = key;
 		this.ownership = ownership;
 	}
@@ -72,7 +73,7 @@ final class LockEntry {
 	 * @param ownership the store operations on its grant
 	 * @return the entry
 	 */
-	static LockEntry unshared(String key, Ownership ownership) {
+	static LockEntry unshared(String key, HeldLockOperations ownership) {
 		LockEntry entry = new LockEntry(key, ownership);
 		entry.queue.tryTake();
 		return entry;

@@ -23,7 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import dev.distlock.LockLostException;
-import dev.distlock.store.LockStore.KeyState;
+import dev.distlock.store.InspectionExtension.KeyState;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -24,6 +24,7 @@ import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
+import dev.distlock.store.FairGrantWakeUpExtension;
 import java.time.Duration;
 import java.util.List;
 
@@ -36,6 +37,7 @@ import org.jspecify.annotations.Nullable;
  * @param store the store
  * @param readLocks its read locks
  * @param fairQueue its fair queue
+ * @param fairGrants its fair wake-ups that carry grants
  * @param wakeOne its waking of one waiting client
  * @param handOver its hand-over
  * @param severalKeys its several keys in one step
@@ -45,15 +47,16 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 record StoreExtensions(LockStore store, @Nullable ReadLockExtension readLocks, @Nullable FairQueueExtension fairQueue,
-		@Nullable WakeOneExtension wakeOne, @Nullable HandOverExtension handOver,
-		@Nullable SeveralKeysExtension severalKeys, @Nullable InspectionExtension inspection,
-		@Nullable SessionLeaseExtension sessionLeases) {
+		@Nullable FairGrantWakeUpExtension fairGrants, @Nullable WakeOneExtension wakeOne,
+		@Nullable HandOverExtension handOver, @Nullable SeveralKeysExtension severalKeys,
+		@Nullable InspectionExtension inspection, @Nullable SessionLeaseExtension sessionLeases) {
 
 	static StoreExtensions of(LockStore store) {
 		return new StoreExtensions(store, store.extension(ReadLockExtension.class),
-				store.extension(FairQueueExtension.class), store.extension(WakeOneExtension.class),
-				store.extension(HandOverExtension.class), store.extension(SeveralKeysExtension.class),
-				store.extension(InspectionExtension.class), store.extension(SessionLeaseExtension.class));
+				store.extension(FairQueueExtension.class), store.extension(FairGrantWakeUpExtension.class),
+				store.extension(WakeOneExtension.class), store.extension(HandOverExtension.class),
+				store.extension(SeveralKeysExtension.class), store.extension(InspectionExtension.class),
+				store.extension(SessionLeaseExtension.class));
 	}
 
 	/**

@@ -27,9 +27,12 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.FairGrantWakeUpExtension;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.store.FairQueueLimits;
 import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.HeldLockOperations;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.LockStoreExtension;
@@ -50,8 +53,8 @@ import org.jspecify.annotations.Nullable;
  * owner-checked, fencing tokens increase, releases notify listeners, read locks are
  * shared with a writer-waiting mark, and a released lock is then handed off (to the first
  * live fair waiter directly, else by waking one registered waiting client). It implements
- * every {@link LockStoreExtension} but {@link SessionLeaseExtension}: its leases belong
- * to no session.
+ * every {@link LockStoreExtension} but {@link SessionLeaseExtension}: its locks have
+ * leases of their own.
  * <p>
  * Every request runs on the calling thread, under the monitor of this store object, and
  * its stage is complete when the method returns. Subclasses, such as
@@ -65,18 +68,22 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
 		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private final InMemoryGrants grants = new InMemoryGrants();
 
 	private final InMemoryReadLocks readLocks = new InMemoryReadLocks();
 
+	private final HeldLockOperations readGrants = new ReadGrants();
+
 	private final InMemoryReleaseListeners listeners = new InMemoryReleaseListeners();
 
 	private final InMemoryRegisteredWaiters waiters = new InMemoryRegisteredWaiters();
 
 	private final InMemoryFairQueues fairQueues = new InMemoryFairQueues();
+
+	private final InMemoryReleases releases = new InMemoryReleases();
 
 	/**
 	 * Notifications of the request being executed, sent once it left the monitor.
@@ -104,20 +111,20 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+	public final CompletionStage<ClockedAttempt> tryAcquireFairClocked(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
 		return execute(() -> {
 			requireReachable(key, "acquire");
 			if (this.grants.isHeldBy(key, token)) {
 				this.grants.extend(key, token, lease);
-				return Attempt.granted(this.grants.lastFence(key));
+				return new ClockedAttempt(Attempt.granted(this.grants.lastFence(key)), clockMillis());
 			}
 			Attempt refused = busyForWriter(key, token);
 			if (refused == null) {
 				InMemoryFairQueues.Admission admission = this.fairQueues.admit(key, token,
 						FairQueueLimits.GONE_WAITERS_PER_STEP);
 				if (admission.admitted()) {
-					return grant(key, token, lease);
+					return new ClockedAttempt(grant(key, token, lease), clockMillis());
 				}
 				Notification handedOff = handOff(key, admission.budgetLeft());
 				if (handedOff.woken() != null) {
@@ -128,7 +135,7 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 				this.fairQueues.join(key, token, grantTimeout);
 			}
 			Attempt busy = (refused != null) ? refused : busy(key);
-			return Attempt.busy(busy.holderLeaseRemaining(), clockMillis());
+			return new ClockedAttempt(Attempt.busy(busy.holderLeaseRemaining()), clockMillis());
 		});
 	}
 
@@ -137,6 +144,10 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 			Duration lease) {
 		return this.<@Nullable Attempt>execute(() -> {
 			requireReachable(key, "hand over");
+			if (this.grants.isHeldBy(key, nextToken)) {
+				// A replay: the same grant again
+				return Attempt.granted(this.grants.lastFence(key));
+			}
 			if (!this.grants.isHeldBy(key, token)) {
 				return Attempt.busy(null);
 			}
@@ -176,7 +187,8 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 			requireReachable(keys.get(0), "acquire");
 			List<Attempt> busy = new ArrayList<>(keys.size());
 			for (String key : keys) {
-				busy.add(busyForWriter(key, token));
+				// A key the token holds already is a replay: acquire answers it
+				busy.add(this.grants.isHeldBy(key, token) ? null : busyForWriter(key, token));
 			}
 			List<Attempt> attempts = new ArrayList<>(keys.size());
 			boolean free = busy.stream().allMatch((attempt) -> attempt == null);
@@ -190,6 +202,11 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
+	public final HeldLockOperations readGrants() {
+		return this.readGrants;
+	}
+
+	@Override
 	public final CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		return execute(() -> {
 			requireReachable(key, "acquire");
@@ -198,19 +215,6 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 				return writer.refusal();
 			}
 			return this.readLocks.tryAcquire(key, token, lease);
-		});
-	}
-
-	@Override
-	public final CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
-		return execute(() -> {
-			requireReachable(key, "release");
-			Map<String, Long> reading = this.readLocks.live(key);
-			if (!reading.containsKey(token)) {
-				return false;
-			}
-			reading.put(token, System.nanoTime() + remaining.toNanos());
-			return true;
 		});
 	}
 
@@ -227,28 +231,15 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final CompletionStage<Boolean> releaseRead(String key, String token) {
-		return execute(() -> {
-			requireReachable(key, "release");
-			Boolean owned = this.readLocks.release(key, token);
-			if (owned == null) {
-				return false;
-			}
-			if (this.readLocks.live(key).isEmpty()) {
-				this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
-			}
-			return owned;
-		});
-	}
-
-	@Override
 	public final CompletionStage<Boolean> release(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "release");
 			if (!this.grants.isHeldBy(key, token)) {
-				return false;
+				// A replay answers as the first release did
+				return this.releases.wasReleased(key, token);
 			}
 			this.grants.remove(key);
+			this.releases.released(key, token);
 			this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
 			return true;
 		});
@@ -277,40 +268,10 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
-		return execute(() -> {
-			List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
-			boolean reachable = isReachable();
-			for (Renewal renewal : renewals) {
-				Map<String, Long> reading = this.readLocks.live(renewal.key());
-				if (!reachable) {
-					outcomes.add(RenewalOutcome.FAILED);
-				}
-				else if (reading.containsKey(renewal.token())) {
-					reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
-					outcomes.add(RenewalOutcome.RENEWED);
-				}
-				else {
-					outcomes.add(RenewalOutcome.LOST);
-				}
-			}
-			return outcomes;
-		});
-	}
-
-	@Override
 	public final CompletionStage<Boolean> isOwner(String key, String token) {
 		return execute(() -> {
 			requireReachable(key, "check");
 			return this.grants.isHeldBy(key, token);
-		});
-	}
-
-	@Override
-	public final CompletionStage<Boolean> isReadOwner(String key, String token) {
-		return execute(() -> {
-			requireReachable(key, "check");
-			return this.readLocks.live(key).containsKey(token);
 		});
 	}
 
@@ -325,7 +286,7 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	}
 
 	@Override
-	public final Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public final Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return this.listeners.subscribe(key, token, listener);
 	}
 
@@ -510,6 +471,75 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairQueu
 	 */
 	private static long clockMillis() {
 		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+	}
+
+	/**
+	 * The operations on read grants: each runs as the store's own operations do.
+	 */
+	private final class ReadGrants implements HeldLockOperations {
+
+		@Override
+		public CompletionStage<Boolean> release(String key, String token) {
+			return execute(() -> {
+				requireReachable(key, "release");
+				Boolean owned = InMemoryLockStore.this.readLocks.release(key, token);
+				if (owned == null) {
+					// A replay answers as the first release did
+					return InMemoryLockStore.this.releases.wasReleased(key, token);
+				}
+				if (owned) {
+					InMemoryLockStore.this.releases.released(key, token);
+				}
+				if (InMemoryLockStore.this.readLocks.live(key).isEmpty()) {
+					InMemoryLockStore.this.notifications.add(handOff(key, FairQueueLimits.GONE_WAITERS_PER_STEP));
+				}
+				return owned;
+			});
+		}
+
+		@Override
+		public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
+			return execute(() -> {
+				requireReachable(key, "release");
+				Map<String, Long> reading = InMemoryLockStore.this.readLocks.live(key);
+				if (!reading.containsKey(token)) {
+					return false;
+				}
+				reading.put(token, System.nanoTime() + remaining.toNanos());
+				return true;
+			});
+		}
+
+		@Override
+		public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+			return execute(() -> {
+				List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+				boolean reachable = isReachable();
+				for (Renewal renewal : renewals) {
+					Map<String, Long> reading = InMemoryLockStore.this.readLocks.live(renewal.key());
+					if (!reachable) {
+						outcomes.add(RenewalOutcome.FAILED);
+					}
+					else if (reading.containsKey(renewal.token())) {
+						reading.put(renewal.token(), System.nanoTime() + lease.toNanos());
+						outcomes.add(RenewalOutcome.RENEWED);
+					}
+					else {
+						outcomes.add(RenewalOutcome.LOST);
+					}
+				}
+				return outcomes;
+			});
+		}
+
+		@Override
+		public CompletionStage<Boolean> isOwner(String key, String token) {
+			return execute(() -> {
+				requireReachable(key, "check");
+				return InMemoryLockStore.this.readLocks.live(key).containsKey(token);
+			});
+		}
+
 	}
 
 	/**

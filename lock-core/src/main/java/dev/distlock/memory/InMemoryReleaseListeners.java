@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 
-import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.store.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 

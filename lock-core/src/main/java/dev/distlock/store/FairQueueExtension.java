@@ -17,11 +17,9 @@ package dev.distlock.store;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.FairGrant;
 import dev.distlock.store.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +28,13 @@ import org.jspecify.annotations.Nullable;
  * own place in the store's queue. While live waiters are queued for a key, a
  * {@link LockStore#release release} of it grants the lock to the head of the queue and
  * wakes that waiter alone; with nobody queued it frees the key as usual.
+ * <p>
+ * Duty on the required operations: {@link LockStore#release} of a key with a live queue
+ * head grants the lock to that head (its next {@link #tryAcquireFair} claims it with a
+ * higher fencing token) and refuses every other {@link LockStore#tryAcquire} meanwhile; a
+ * release of a key with no live waiter frees it. A store whose wake-ups also carry the
+ * grant, so that the waiter holds the lock without asking again, implements
+ * {@link FairGrantWakeUpExtension}.
  *
  * @author distlock
  * @since 0.1.0
@@ -53,9 +58,7 @@ public interface FairQueueExtension extends LockStoreExtension {
 	 * @param grantTimeout how long the waiter stays alive in the queue and a grant to it
 	 * waits to be claimed, or {@code null} to not join the queue
 	 * @return the grant, or how long the current holder's (or granted waiter's) lease has
-	 * left, with the store's clock when the store can tell it
-	 * ({@link Attempt#storeClockMillis()}: a store whose wake-ups carry grants must);
-	 * failed with {@link LockBackendException} if the backend failed
+	 * left; failed with {@link LockBackendException} if the backend failed
 	 */
 	CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease, @Nullable Duration grantTimeout);
 
@@ -72,16 +75,13 @@ public interface FairQueueExtension extends LockStoreExtension {
 	/**
 	 * Call {@code listener} when a release may have made the lock on {@code key}
 	 * available to the fair waiter {@code token}: a release that granted it the lock, one
-	 * that wakes everyone (a forced release), and a lost notification channel restored. A
-	 * wake-up that carries its grant passes it: its fencing token and when, on the
-	 * store's clock, it was made, so that the waiter holds the lock without asking the
-	 * store again; any other wake-up passes {@code null}, and a store whose wake-ups
-	 * never carry grants always does. The listener must not block.
+	 * that wakes everyone (a forced release), and a lost notification channel restored.
+	 * The listener must not block.
 	 * @param key the lock key
 	 * @param token the fair waiter's token
-	 * @param listener what to run, with the grant if the wake-up carries one
+	 * @param listener what to run
 	 * @return the subscription; close it when no longer waiting
 	 */
-	Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener);
+	Subscription onFairWakeUp(String key, String token, Runnable listener);
 
 }

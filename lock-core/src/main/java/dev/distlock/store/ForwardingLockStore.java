@@ -41,7 +41,7 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+public class ForwardingLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
 		HandOverExtension, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
 
 	private final LockStore delegate;
@@ -125,23 +125,8 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQu
 	}
 
 	@Override
-	public CompletionStage<Boolean> releaseRead(String key, String token) {
-		return delegateExtension(ReadLockExtension.class).releaseRead(key, token);
-	}
-
-	@Override
-	public CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
-		return delegateExtension(ReadLockExtension.class).expireReadAfter(key, token, remaining);
-	}
-
-	@Override
-	public CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
-		return delegateExtension(ReadLockExtension.class).renewRead(renewals, lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> isReadOwner(String key, String token) {
-		return delegateExtension(ReadLockExtension.class).isReadOwner(key, token);
+	public HeldLockOperations readGrants() {
+		return delegateExtension(ReadLockExtension.class).readGrants();
 	}
 
 	@Override
@@ -156,8 +141,19 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairQu
 	}
 
 	@Override
-	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public Subscription onFairWakeUp(String key, String token, Runnable listener) {
 		return delegateExtension(FairQueueExtension.class).onFairWakeUp(key, token, listener);
+	}
+
+	@Override
+	public CompletionStage<ClockedAttempt> tryAcquireFairClocked(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		return delegateExtension(FairGrantWakeUpExtension.class).tryAcquireFairClocked(key, token, lease, grantTimeout);
+	}
+
+	@Override
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return delegateExtension(FairGrantWakeUpExtension.class).onFairGrant(key, token, listener);
 	}
 
 	@Override

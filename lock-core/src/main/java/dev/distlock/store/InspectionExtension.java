@@ -15,10 +15,10 @@
  */
 package dev.distlock.store;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.store.LockStore.KeyState;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,5 +47,26 @@ public interface InspectionExtension extends LockStoreExtension {
 	 * failed with {@link LockBackendException} if the backend failed
 	 */
 	CompletionStage<@Nullable String> forceRelease(String key);
+
+	/**
+	 * The state of one lock key in a store.
+	 *
+	 * @param ownerToken the owner token of the holder, or {@code null} if the key is free
+	 * @param ttl the remaining time to live of the lock, or {@code null} when free or
+	 * without expiry
+	 * @param lastFencingToken the last fencing token granted for the key, {@code 0} if
+	 * unknown
+	 */
+	record KeyState(@Nullable String ownerToken, @Nullable Duration ttl, long lastFencingToken) {
+
+		/**
+		 * Return whether someone holds the key.
+		 * @return whether the key is held
+		 */
+		public boolean held() {
+			return this.ownerToken != null;
+		}
+
+	}
 
 }

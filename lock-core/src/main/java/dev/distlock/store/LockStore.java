@@ -35,21 +35,65 @@ import org.springframework.util.Assert;
  * keep others out for a minimum time), renew a batch of leases ({@link #renew}), check an
  * owner ({@link #isOwner}), and tell when a key may have become free
  * ({@link #onRelease}). Every optional behaviour is a {@link LockStoreExtension} that a
- * store implements or not (read locks, a fair queue, waking one waiter, hand-over,
- * several keys at once, inspection and force release, leases tied to a session); the
- * client looks them up once with {@link #extension(Class)} and never asks a store for
- * what it does not implement. An extension never changes what a required operation means.
+ * store implements or not (read locks, a fair queue and its wake-ups that carry grants,
+ * waking one waiter, hand-over, several keys at once, inspection and force release,
+ * session leases); the client looks them up once with {@link #extension(Class)} and never
+ * asks a store for what it does not implement.
+ * <p>
+ * Four extensions oblige the required operations to do more than this interface says, and
+ * the contract kit checks each duty ({@code ExtensionDutyChecks}); the others add methods
+ * of their own and change no required operation:
+ * <table>
+ * <caption>What each extension obliges the required operations to do</caption>
+ * <tr>
+ * <th>Extension</th>
+ * <th>Duty on the required operations</th>
+ * </tr>
+ * <tr>
+ * <td>{@link ReadLockExtension}</td>
+ * <td>{@link #tryAcquire} refuses a key that live readers hold; a writer it refused again
+ * leaves a mark that refuses new readers. {@link #onRelease} listeners hear the last
+ * reader leave.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link FairQueueExtension}</td>
+ * <td>{@link #release} of a key whose queue has a live head grants the lock to that head,
+ * whose next fair attempt claims it; no other {@link #tryAcquire} gets it meanwhile.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link FairGrantWakeUpExtension}</td>
+ * <td>That {@link #release} also passes the grant to the head's wake-up listener.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link WakeOneExtension}</td>
+ * <td>{@link #release} wakes at most one registered waiting client, not every waiting
+ * one; {@link #onRelease} listeners still hear every release.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link SessionLeaseExtension}</td>
+ * <td>{@link #tryAcquire}, {@link #renew} and {@link #expireAfter} keep a lock as long as
+ * the store's session, whatever lease they are given ({@link #expireAfter} still ends it
+ * after {@code remaining}); {@link #renew} answers {@code RENEWED} only once the session
+ * is confirmed.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link HandOverExtension}, {@link SeveralKeysExtension},
+ * {@link InspectionExtension}</td>
+ * <td>None: a lock they grant is a write lock for every required operation.</td>
+ * </tr>
+ * </table>
  * <p>
  * Every operation is non-blocking: it returns a {@link CompletionStage} that the backend
  * completes, and never blocks the calling thread for a wait. A store that has only a
  * blocking client extends {@link BlockingLockStore}, which runs each operation on a
  * bounded executor of its own within a command timeout. Every operation is owner-checked:
  * a store never deletes or extends a lock whose stored owner token differs from the one
- * given, and a replay of the same request answers as the first did. An operation that
- * cannot reach the backend, or gets no answer within the store's command timeout,
- * completes exceptionally with {@link LockBackendException}; the client then fails
- * closed. Time comes from the backend, never from the application's clock. A store is
- * thread-safe.
+ * given, and a replay of the same request answers as the first did (every request the
+ * client may send again: all but the operator's {@link InspectionExtension}, which the
+ * client never re-sends). An operation that cannot reach the backend, or gets no answer
+ * within the store's command timeout, completes exceptionally with
+ * {@link LockBackendException}; the client then fails closed. Time comes from the
+ * backend, never from the application's clock. A store is thread-safe.
  * <p>
  * A store passes the public contract kit
  * ({@code dev.distlock.store.test.LockStoreContractTests} in {@code lock-store-test}); a
@@ -58,7 +102,7 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public interface LockStore extends AutoCloseable {
+public interface LockStore extends HeldLockOperations, AutoCloseable {
 
 	/**
 	 * Take the lock on {@code key} for {@code lease} if nobody holds it, and grant a
@@ -82,6 +126,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return whether the lock was owned by {@code token} and is now released; failed
 	 * with {@link LockBackendException} if the backend failed
 	 */
+	@Override
 	CompletionStage<Boolean> release(String key, String token);
 
 	/**
@@ -95,6 +140,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return whether the lock was owned by {@code token}; failed with
 	 * {@link LockBackendException} if the backend failed
 	 */
+	@Override
 	CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining);
 
 	/**
@@ -107,6 +153,7 @@ public interface LockStore extends AutoCloseable {
 	 * {@link LockBackendException} if the backend could not renew any part of the batch
 	 * (the client then treats every renewal as failed and reports the cause)
 	 */
+	@Override
 	CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease);
 
 	/**
@@ -131,6 +178,7 @@ public interface LockStore extends AutoCloseable {
 	 * @return whether the backend records {@code token} as the owner; failed with
 	 * {@link LockBackendException} if the backend failed
 	 */
+	@Override
 	CompletionStage<Boolean> isOwner(String key, String token);
 
 	/**
@@ -175,29 +223,8 @@ public interface LockStore extends AutoCloseable {
 	 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
 	 * @param holderLeaseRemaining how long the current holder's lease has left when not
 	 * acquired, or {@code null} if unknown (for example a key without expiry)
-	 * @param storeClockMillis when the store decided, on its own clock in milliseconds,
-	 * for a refused fair attempt of a store whose wake-ups carry grants
-	 * ({@link FairQueueExtension#onFairWakeUp}); else {@link #UNKNOWN_CLOCK}
 	 */
-	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining,
-			long storeClockMillis) {
-
-		/**
-		 * The {@link #storeClockMillis()} of an attempt that does not tell the store's
-		 * clock.
-		 */
-		public static final long UNKNOWN_CLOCK = Long.MIN_VALUE;
-
-		/**
-		 * Create an attempt that does not tell the store's clock.
-		 * @param acquired whether the lock was taken
-		 * @param fencingToken the fencing token of the grant, {@code 0} when not acquired
-		 * @param holderLeaseRemaining how long the current holder's lease has left when
-		 * not acquired, or {@code null} if unknown
-		 */
-		public Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
-			this(acquired, fencingToken, holderLeaseRemaining, UNKNOWN_CLOCK);
-		}
+	record Attempt(boolean acquired, long fencingToken, @Nullable Duration holderLeaseRemaining) {
 
 		/**
 		 * Return a grant.
@@ -215,62 +242,6 @@ public interface LockStore extends AutoCloseable {
 		 */
 		public static Attempt busy(@Nullable Duration holderLeaseRemaining) {
 			return new Attempt(false, 0, holderLeaseRemaining);
-		}
-
-		/**
-		 * Return a refusal of a fair attempt that tells when the store decided.
-		 * @param holderLeaseRemaining the holder's remaining lease, if known
-		 * @param storeClockMillis the store's clock when it decided, in milliseconds
-		 * @return the attempt
-		 */
-		public static Attempt busy(@Nullable Duration holderLeaseRemaining, long storeClockMillis) {
-			return new Attempt(false, 0, holderLeaseRemaining, storeClockMillis);
-		}
-
-		/**
-		 * Return whether this attempt tells the store's clock.
-		 * @return whether {@link #storeClockMillis()} is known
-		 */
-		public boolean knowsStoreClock() {
-			return this.storeClockMillis != UNKNOWN_CLOCK;
-		}
-
-	}
-
-	/**
-	 * A grant that a release made to a fair waiter, as its wake-up carries it
-	 * ({@link FairQueueExtension#onFairWakeUp}). The lock lives in the store for
-	 * {@code lifetime} (the waiter's grant timeout) from {@code grantedAtMillis} or
-	 * later; the waiter extends it to its lease.
-	 *
-	 * @param fencingToken the fencing token of the grant
-	 * @param grantedAtMillis when the grant was made, or earlier, on the store's clock in
-	 * milliseconds (the clock of {@link Attempt#storeClockMillis()})
-	 * @param lifetime how long the grant lives in the store unless extended
-	 * @since 0.1.0
-	 */
-	record FairGrant(long fencingToken, long grantedAtMillis, Duration lifetime) {
-
-	}
-
-	/**
-	 * The state of one lock key in a store.
-	 *
-	 * @param ownerToken the owner token of the holder, or {@code null} if the key is free
-	 * @param ttl the remaining time to live of the lock, or {@code null} when free or
-	 * without expiry
-	 * @param lastFencingToken the last fencing token granted for the key, {@code 0} if
-	 * unknown
-	 * @since 0.1.0
-	 */
-	record KeyState(@Nullable String ownerToken, @Nullable Duration ttl, long lastFencingToken) {
-
-		/**
-		 * Return whether someone holds the key.
-		 * @return whether the key is held
-		 */
-		public boolean held() {
-			return this.ownerToken != null;
 		}
 
 	}

@@ -21,14 +21,14 @@ package dev.distlock.store;
  * one waiting client ({@link WakeOneExtension}), hand-over between the holder and its
  * client's next caller ({@link HandOverExtension}), several keys in one step
  * ({@link SeveralKeysExtension}), inspection with force release
- * ({@link InspectionExtension}), and leases tied to a session
+ * ({@link InspectionExtension}), and locks that live as long as the store's session
  * ({@link SessionLeaseExtension}).
  * <p>
  * A store offers an extension by implementing its interface, and lacks it by not
  * implementing it: there is no other way to say "unsupported". The client looks every
- * extension up once, when it is built, with {@link LockStore#extension(Class)}. An
- * extension never changes what a required operation of {@link LockStore} means: what it
- * adds, it adds with its own methods.
+ * extension up once, when it is built, with {@link LockStore#extension(Class)}. Some
+ * extensions oblige the required operations of {@link LockStore} to do more: each states
+ * its duty, and {@link LockStore}'s Javadoc lists them all in one table.
  *
  * @author distlock
  * @since 0.1.0

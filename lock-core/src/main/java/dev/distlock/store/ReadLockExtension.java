@@ -16,22 +16,24 @@
 package dev.distlock.store;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.Renewal;
-import dev.distlock.store.LockStore.RenewalOutcome;
 
 /**
  * Shared read locks: many readers hold a key at once, and a writer (a lock of
  * {@link LockStore#tryAcquire}) waits until they have left. A read grant is released,
- * shortened, renewed and checked with this extension's own methods, never with the
- * required ones of {@link LockStore}, which act on write locks only.
+ * shortened, renewed and checked through {@link #readGrants()}, never with the required
+ * operations of {@link LockStore}, which act on write locks only.
  * <p>
  * A writer waiting for readers keeps new readers out: a refused writer leaves a mark that
  * refuses readers until the writer gets in, or for a short while if it gave up.
+ * <p>
+ * Duty on the required operations: {@link LockStore#tryAcquire} refuses a key that live
+ * readers hold, and a writer it refused again (the first refusal leaves a pending mark)
+ * leaves that mark; the {@link LockStore#onRelease release listeners} hear the last
+ * reader leave.
  *
  * @author distlock
  * @since 0.1.0
@@ -54,44 +56,12 @@ public interface ReadLockExtension extends LockStoreExtension {
 	CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease);
 
 	/**
-	 * Release the read lock {@code token} holds on {@code key}, if it still does, and
-	 * notify the {@link LockStore#onRelease release listeners} when the last reader left.
-	 * @param key the lock key
-	 * @param token the reader's owner token
-	 * @return whether {@code token} held a read lock on {@code key} and no longer does;
-	 * failed with {@link LockBackendException} if the backend failed
+	 * Return the owner-checked operations on this store's read grants: release (notifying
+	 * the {@link LockStore#onRelease release listeners} when the last reader left),
+	 * shortening, renewal (as {@link LockStore#renew} does for write locks) and the owner
+	 * check, each keyed by the reader's token. The same object at every call.
+	 * @return the operations on read grants
 	 */
-	CompletionStage<Boolean> releaseRead(String key, String token);
-
-	/**
-	 * Keep the read lock for at most {@code remaining} more if {@code token} still holds
-	 * it, then let it expire.
-	 * @param key the lock key
-	 * @param token the reader's owner token
-	 * @param remaining how much longer the read lock lives, more than zero
-	 * @return whether {@code token} held a read lock on {@code key}; failed with
-	 * {@link LockBackendException} if the backend failed
-	 */
-	CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining);
-
-	/**
-	 * Extend the lease of every read lock that its token still holds, as
-	 * {@link LockStore#renew} does for write locks.
-	 * @param renewals the read locks to renew with their owner tokens
-	 * @param lease the new lease, counted from now
-	 * @return one outcome per renewal, in the same order; failed with
-	 * {@link LockBackendException} if the backend could not renew any part of the batch
-	 */
-	CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease);
-
-	/**
-	 * Return whether {@code token} still holds a read lock on {@code key}, asking the
-	 * authoritative copy.
-	 * @param key the lock key
-	 * @param token the reader's owner token
-	 * @return whether the backend records the read lock; failed with
-	 * {@link LockBackendException} if the backend failed
-	 */
-	CompletionStage<Boolean> isReadOwner(String key, String token);
+	HeldLockOperations readGrants();
 
 }

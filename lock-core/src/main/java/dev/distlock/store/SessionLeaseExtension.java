@@ -38,6 +38,12 @@ import org.jspecify.annotations.Nullable;
  * tells the client ({@link #onSessionInterrupted}), which ends the local view of every
  * lease on the store at once.
  * <p>
+ * Duty on the required operations: {@link LockStore#tryAcquire}, {@link LockStore#renew}
+ * and {@link LockStore#expireAfter} keep a lock as long as the session, whatever lease
+ * they are given ({@code expireAfter} still ends it after {@code remaining}, by the
+ * store's own means); {@code renew} answers {@code RENEWED} only once a round trip
+ * confirmed the session.
+ * <p>
  * Unlike the other extensions, this one adds no behaviour: it describes a limit, so that
  * the refusal is decided in one place, from a type, rather than by each caller.
  *

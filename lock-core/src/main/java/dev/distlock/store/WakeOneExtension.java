@@ -28,6 +28,9 @@ import dev.distlock.store.LockStore.Subscription;
  * (removing its registration). Listeners of {@link LockStore#onRelease(String, Runnable)}
  * still hear every release. Without this extension every waiting client hears every
  * release and tries again.
+ * <p>
+ * Duty on the required operations: {@link LockStore#release} wakes at most one registered
+ * waiting client, not a client that did not register.
  *
  * @author distlock
  * @since 0.1.0

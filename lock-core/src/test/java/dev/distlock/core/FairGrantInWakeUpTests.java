@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
@@ -171,7 +171,7 @@ class FairGrantInWakeUpTests {
 		LockHold hold = waiter.get(5, TimeUnit.SECONDS);
 		assertThat(hold.fencingToken()).isEqualTo(2);
 		// The holder's attempt and the waiter's two refused ones: none after the release
-		then(this.store).should(times(3)).tryAcquireFair(eq(key), anyString(), any(), any());
+		then(this.store).should(times(3)).tryAcquireFairClocked(eq(key), anyString(), any(), any());
 		return hold;
 	}
 

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -127,7 +128,7 @@ class ForwardingLockStoreTests {
 		return (LockStore) Proxy.newProxyInstance(ForwardingLockStoreTests.class.getClassLoader(),
 				interfaces.toArray(Class<?>[]::new), (proxy, method, args) -> {
 					if (method.getName().equals("extension")) {
-						return (extension != null && extension.equals(args[0])) ? proxy : null;
+						return (extension != null && ((Class<?>) args[0]).isAssignableFrom(extension)) ? proxy : null;
 					}
 					if (method.getDeclaringClass() == Object.class) {
 						return method.getName().equals("equals") ? proxy == args[0] : System.identityHashCode(proxy);
@@ -186,10 +187,14 @@ class ForwardingLockStoreTests {
 
 		private final Duration duration = Duration.ofMinutes(7);
 
+		private final HeldLockOperations operations = new InMemoryLockStore();
+
 		private final Object object = new Object();
 
 		Object answer(Class<?> returnType) {
-			return Stream.of(this.stage, this.subscription, this.duration, LossReason.FORCED, "answer", this.object)
+			return Stream
+				.of(this.stage, this.subscription, this.duration, LossReason.FORCED, "answer", this.operations,
+						this.object)
 				.filter(returnType::isInstance)
 				.findFirst()
 				.orElseThrow(() -> new IllegalStateException("No test answer of type " + returnType.getName()));

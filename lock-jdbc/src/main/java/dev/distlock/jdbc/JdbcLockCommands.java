@@ -32,6 +32,7 @@ import java.util.function.Consumer;
 
 import dev.distlock.LogSafe;
 import dev.distlock.store.BlockingLockStore;
+import dev.distlock.store.InspectionExtension.KeyState;
 import dev.distlock.jdbc.Connections.RollbackAndReturn;
 import org.jspecify.annotations.Nullable;
 

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.KeyState;
+import dev.distlock.store.InspectionExtension.KeyState;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -25,6 +25,7 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
 import dev.distlock.store.FairQueueLimits;
 import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.ReadWriteTiming;
@@ -116,13 +117,13 @@ final class RedisLockCommands {
 				List.of(token, millis(lease), listening ? LISTENER_MILLIS : ""), RedisLockCommands::toAttempt);
 	}
 
-	CompletableFuture<Attempt> tryAcquireFair(LockKeys keys, String token, Duration lease,
+	CompletableFuture<ClockedAttempt> tryAcquireFair(LockKeys keys, String token, Duration lease,
 			@Nullable Duration grantTimeout, String publishCommand) {
 		String grant = (grantTimeout != null) ? millis(grantTimeout) : "";
 		return run(
 				keys, "acquire", LockScripts.FAIR_ACQUIRE, List.of(token, millis(lease), grant, publishCommand,
 						WRITER_WAITING_MILLIS, PENDING_WRITER_RECHECK_MILLIS, GONE_WAITERS_PER_STEP),
-				RedisLockCommands::toAttempt);
+				RedisLockCommands::toClockedAttempt);
 	}
 
 	/**
@@ -259,13 +260,21 @@ final class RedisLockCommands {
 	 * @return the outcome
 	 */
 	static Attempt toAttempt(Object reply) {
+		return toClockedAttempt(reply).attempt();
+	}
+
+	/**
+	 * Read the reply of an acquire script that may tell Redis's clock.
+	 * @param reply {@code {1, fence}}, {@code {0, pttl}} or {@code {0, pttl, clock}}
+	 * @return the outcome, with Redis's clock in milliseconds when the reply tells it
+	 */
+	static ClockedAttempt toClockedAttempt(Object reply) {
 		List<Long> answer = longs(reply);
 		if (answer.get(0) == 1L) {
-			return Attempt.granted(answer.get(1));
+			return ClockedAttempt.unclocked(Attempt.granted(answer.get(1)));
 		}
-		Duration holderLeaseRemaining = remaining(answer.get(1));
-		return (answer.size() > 2) ? Attempt.busy(holderLeaseRemaining, answer.get(2))
-				: Attempt.busy(holderLeaseRemaining);
+		Attempt busy = Attempt.busy(remaining(answer.get(1)));
+		return (answer.size() > 2) ? new ClockedAttempt(busy, answer.get(2)) : ClockedAttempt.unclocked(busy);
 	}
 
 	private static Attempt busy(long holderTtl) {

@@ -31,8 +31,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.FairGrantWakeUpExtension;
 import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.HeldLockOperations;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.ReadLockExtension;
@@ -75,7 +76,7 @@ import org.springframework.util.ClassUtils;
  * @author distlock
  * @since 0.1.0
  */
-public final class RedisLockStore implements LockStore, ReadLockExtension, FairQueueExtension, WakeOneExtension,
+public final class RedisLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
 		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private static final Log logger = LogFactory.getLog(RedisLockStore.class);
@@ -228,7 +229,7 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	}
 
 	@Override
-	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+	public CompletionStage<ClockedAttempt> tryAcquireFairClocked(String key, String token, Duration lease,
 			@Nullable Duration grantTimeout) {
 		LockKeys keys = keys(key);
 		return this.unanswered.watch(key,
@@ -326,27 +327,13 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Tokens are unique per acquisition, so one owner-checked script serves a writer and
-	 * a reader: it finds the token where it is stored.
+	 * Tokens are unique per acquisition, so the owner-checked scripts of write locks
+	 * serve readers too: they find the token where it is stored. The read grants'
+	 * operations are this store's own.
 	 */
 	@Override
-	public CompletionStage<Boolean> releaseRead(String key, String token) {
-		return release(key, token);
-	}
-
-	@Override
-	public CompletionStage<Boolean> expireReadAfter(String key, String token, Duration remaining) {
-		return expireAfter(key, token, remaining);
-	}
-
-	@Override
-	public CompletionStage<List<RenewalOutcome>> renewRead(List<Renewal> renewals, Duration lease) {
-		return renew(renewals, lease);
-	}
-
-	@Override
-	public CompletionStage<Boolean> isReadOwner(String key, String token) {
-		return isOwner(key, token);
+	public HeldLockOperations readGrants() {
+		return this;
 	}
 
 	@Override
@@ -399,7 +386,7 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairQ
 	// NullAway reads the extension's class file without the @Nullable of its type
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
-	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
 		return subscribe(key, token, (message) -> listener.accept(ChannelListeners.fairGrant(message, token)));
 	}
 

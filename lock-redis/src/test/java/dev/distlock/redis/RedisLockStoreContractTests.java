@@ -40,11 +40,6 @@ abstract class RedisLockStoreContractTests extends LockStoreContractTests {
 	protected abstract StringRedisTemplate redis();
 
 	@Override
-	protected boolean fairWakeUpsCarryGrants() {
-		return true;
-	}
-
-	@Override
 	protected LockStore newStore() {
 		return new RedisLockStore(redis());
 	}

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.KeyState;
+import dev.distlock.store.InspectionExtension.KeyState;
 import dev.distlock.store.support.Stages;
 import org.junit.jupiter.api.Test;
 

@@ -33,11 +33,6 @@ class InMemoryLockStoreContractTests extends LockStoreContractTests {
 	private final TestLockStore store = new TestLockStore();
 
 	@Override
-	protected boolean fairWakeUpsCarryGrants() {
-		return true;
-	}
-
-	@Override
 	protected LockStore newStore() {
 		return this.store;
 	}

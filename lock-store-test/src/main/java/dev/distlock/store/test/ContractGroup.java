@@ -29,6 +29,7 @@ import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHandle;
 import dev.distlock.store.LockStore;
+import dev.distlock.store.FairGrantWakeUpExtension;
 import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.LockStoreExtension;
 import dev.distlock.store.SessionLeaseExtension;
@@ -115,8 +116,7 @@ abstract class ContractGroup {
 	 * Skip the test, saying why, unless the store's fair wake-ups carry their grants.
 	 */
 	void assumeFairWakeUpsCarryGrants() {
-		assumeSupports(FairQueueExtension.class);
-		assumeTrue(this.suite.fairWakeUpsCarryGrants(), "the store's fair wake-ups do not carry grants");
+		assumeSupports(FairGrantWakeUpExtension.class);
 	}
 
 	DefaultLockClient newClient() {

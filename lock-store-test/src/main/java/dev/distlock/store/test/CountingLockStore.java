@@ -96,6 +96,13 @@ final class CountingLockStore extends ForwardingLockStore {
 	}
 
 	@Override
+	public CompletionStage<ClockedAttempt> tryAcquireFairClocked(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		return super.tryAcquireFairClocked(key, token, lease, grantTimeout)
+			.whenComplete((attempt, failure) -> this.fairAttemptsAnswered.incrementAndGet());
+	}
+
+	@Override
 	public Subscription onRelease(String key, Runnable listener) {
 		return super.onRelease(key, counted(listener));
 	}
@@ -109,11 +116,16 @@ final class CountingLockStore extends ForwardingLockStore {
 	// NullAway reads the extension's class file without the @Nullable of its type
 	// arguments, so it sees this override's nullable grants as a mismatch
 	@SuppressWarnings("NullAway")
-	public Subscription onFairWakeUp(String key, String token, Consumer<@Nullable FairGrant> listener) {
-		return super.onFairWakeUp(key, token, (grant) -> {
+	public Subscription onFairGrant(String key, String token, Consumer<@Nullable FairGrant> listener) {
+		return super.onFairGrant(key, token, (grant) -> {
 			this.wakeUps.incrementAndGet();
 			listener.accept(grant);
 		});
+	}
+
+	@Override
+	public Subscription onFairWakeUp(String key, String token, Runnable listener) {
+		return super.onFairWakeUp(key, token, counted(listener));
 	}
 
 	private Runnable counted(Runnable listener) {

@@ -32,6 +32,7 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
 import dev.distlock.store.LockStore;
+import dev.distlock.store.FairGrantWakeUpExtension;
 import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.support.Stages;
@@ -125,12 +126,12 @@ abstract class FairContract extends ContractGroup {
 		String key = uniqueKey("fair-clock");
 		LockStore store = newStore();
 		try {
-			FairQueueExtension fairQueue = extensionOf(store, FairQueueExtension.class);
+			FairGrantWakeUpExtension fairQueue = extensionOf(store, FairGrantWakeUpExtension.class);
 			assertThat(Stages.join(fairQueue.tryAcquireFair(key, "holder:1", Duration.ofSeconds(30), null)).acquired())
 				.isTrue();
-			LockStore.Attempt refusal = Stages
-				.join(fairQueue.tryAcquireFair(key, "waiter:1", Duration.ofSeconds(30), Duration.ofSeconds(2)));
-			assertThat(refusal.acquired()).isFalse();
+			FairGrantWakeUpExtension.ClockedAttempt refusal = Stages
+				.join(fairQueue.tryAcquireFairClocked(key, "waiter:1", Duration.ofSeconds(30), Duration.ofSeconds(2)));
+			assertThat(refusal.attempt().acquired()).isFalse();
 			assertThat(refusal.knowsStoreClock()).isTrue();
 			Stages.join(fairQueue.leaveFairQueue(key, "waiter:1"));
 			assertThat(Stages.join(store.release(key, "holder:1"))).isTrue();

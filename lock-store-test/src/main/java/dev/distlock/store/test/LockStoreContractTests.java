@@ -189,17 +189,6 @@ public abstract class LockStoreContractTests {
 	}
 
 	/**
-	 * Return whether the wake-ups of the store's fair queue carry their grants
-	 * ({@link FairQueueExtension#onFairWakeUp} passes them) and its waiting fair refusals
-	 * tell the store's clock; the cases that check both run only then. The default says
-	 * they do not.
-	 * @return whether fair wake-ups carry grants
-	 */
-	protected boolean fairWakeUpsCarryGrants() {
-		return false;
-	}
-
-	/**
 	 * Close every client the test made, which releases what they still hold.
 	 */
 	@AfterEach
@@ -242,6 +231,26 @@ public abstract class LockStoreContractTests {
 	class StoreExtensionSpi extends StoreExtensionSpiContract {
 
 		StoreExtensionSpi() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Store SPI: each replay answers as the first request did")
+	class StoreReplay extends StoreReplayContract {
+
+		StoreReplay() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Store SPI: each extension's duties on the required operations")
+	class ExtensionDuties extends ExtensionDutyContract {
+
+		ExtensionDuties() {
 			super(LockStoreContractTests.this);
 		}
 

@@ -18,28 +18,28 @@ package dev.distlock.store.test;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.distlock.store.HandOverExtension;
 import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.InspectionExtension.KeyState;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.LockStore.Attempt;
-import dev.distlock.store.LockStore.KeyState;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.store.LockStore.Subscription;
-import dev.distlock.store.LockStoreExtension;
 import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
-import org.jspecify.annotations.Nullable;
-import org.opentest4j.TestAbortedException;
 
 import org.springframework.util.Assert;
 
+import static dev.distlock.store.test.StorePair.extension;
+import static dev.distlock.store.test.StorePair.join;
+import static dev.distlock.store.test.StorePair.key;
+import static dev.distlock.store.test.StorePair.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -47,10 +47,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The store SPI checked method by method: each check calls a store's operations directly,
  * without a lock client, and a failure names the operation at fault
- * ({@code LockStore.release}, {@code ReadLockExtension.releaseRead}...). The contract kit
- * runs every check on its store ({@link LockStoreContractTests}, group "Store SPI"); a
- * store author can also call them from tests of their own while the store takes shape.
- * Checks of an extension the store does not implement are skipped, with the reason.
+ * ({@code LockStore.release}, {@code ReadLockExtension.readGrants().release}...). The
+ * contract kit runs every check on its store ({@link LockStoreContractTests}, group
+ * "Store SPI"); a store author can also call them from tests of their own while the store
+ * takes shape. Checks of an extension the store does not implement are skipped, with the
+ * reason.
  * <p>
  * Each check makes the stores it needs from the supplier, all on one backend as the kit's
  * stores are, and closes them.
@@ -80,7 +81,7 @@ public final class LockStoreSpiChecks {
 	 * one to another token, and raises the fencing token with every grant.
 	 */
 	public void tryAcquireGrantsFreeKeysOnlyWithRisingFencingTokens() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-acquire");
 			Attempt first = join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(first.acquired()).as("LockStore.tryAcquire(free key) acquired").isTrue();
@@ -101,7 +102,7 @@ public final class LockStoreSpiChecks {
 	 * re-sends a request whose reply was lost) with the same grant, not a refusal.
 	 */
 	public void tryAcquireAnswersAReplayWithTheSameGrant() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-acquire-replay");
 			Attempt first = join(two.one.tryAcquire(key, "owner:1", LEASE));
 			Attempt replay = join(two.one.tryAcquire(key, "owner:1", LEASE));
@@ -117,7 +118,7 @@ public final class LockStoreSpiChecks {
 	 * nothing, and a release answers whether the token owned the key.
 	 */
 	public void releaseFreesTheKeyForItsOwnerOnly() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-release");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(join(two.other.release(key, "intruder:1"))).as("LockStore.release(key, another token)")
@@ -138,7 +139,7 @@ public final class LockStoreSpiChecks {
 	 * before) and leaves another token's lock alone.
 	 */
 	public void expireAfterShortensTheOwnersLeaseOnly() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-expire-after");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(join(two.other.expireAfter(key, "intruder:1", Duration.ofMillis(1))))
@@ -161,7 +162,7 @@ public final class LockStoreSpiChecks {
 	 * lease), reports the others lost, and never re-creates a lock that is gone.
 	 */
 	public void renewExtendsOwnedLeasesAndReportsOthersLost() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String owned = key("spi-renew-owned");
 			String foreign = key("spi-renew-foreign");
 			String gone = key("spi-renew-gone");
@@ -191,7 +192,7 @@ public final class LockStoreSpiChecks {
 	 * released.
 	 */
 	public void isOwnerTellsTheOwnerOnly() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-is-owner");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			assertThat(join(two.other.isOwner(key, "owner:1"))).as("LockStore.isOwner(key, owner)").isTrue();
@@ -208,7 +209,7 @@ public final class LockStoreSpiChecks {
 	 * key.
 	 */
 	public void onReleaseHearsAReleaseByAnotherStore() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			String key = key("spi-on-release");
 			join(two.one.tryAcquire(key, "owner:1", LEASE));
 			AtomicInteger heard = new AtomicInteger();
@@ -229,10 +230,10 @@ public final class LockStoreSpiChecks {
 
 	/**
 	 * {@link ReadLockExtension}: readers share a key that a writer cannot take meanwhile;
-	 * {@code releaseRead} frees it for the writer once the last reader left.
+	 * {@code readGrants().release} frees it for the writer once the last reader left.
 	 */
 	public void readLocksAreSharedAndKeepWritersOut() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			ReadLockExtension one = extension(two.one, ReadLockExtension.class);
 			ReadLockExtension other = extension(two.other, ReadLockExtension.class);
 			String key = key("spi-read");
@@ -242,20 +243,23 @@ public final class LockStoreSpiChecks {
 			assertThat(join(other.tryAcquireRead(key, "reader:2", LEASE)).acquired())
 				.as("ReadLockExtension.tryAcquireRead(key read by another)")
 				.isTrue();
-			assertThat(join(other.isReadOwner(key, "reader:1"))).as("ReadLockExtension.isReadOwner(key, reader)")
+			assertThat(join(other.readGrants().isOwner(key, "reader:1")))
+				.as("ReadLockExtension.readGrants().isOwner(key, reader)")
 				.isTrue();
 			assertThat(join(two.other.tryAcquire(key, "writer:1", LEASE)).acquired())
 				.as("LockStore.tryAcquire(key read by two readers)")
 				.isFalse();
-			assertThat(join(one.releaseRead(key, "reader:1"))).as("ReadLockExtension.releaseRead(key, reader)")
+			assertThat(join(one.readGrants().release(key, "reader:1")))
+				.as("ReadLockExtension.readGrants().release(key, reader)")
 				.isTrue();
-			assertThat(join(other.releaseRead(key, "reader:2"))).as("ReadLockExtension.releaseRead(key, last reader)")
+			assertThat(join(other.readGrants().release(key, "reader:2")))
+				.as("ReadLockExtension.readGrants().release(key, last reader)")
 				.isTrue();
-			assertThat(join(other.isReadOwner(key, "reader:1")))
-				.as("ReadLockExtension.isReadOwner(key, reader after release)")
+			assertThat(join(other.readGrants().isOwner(key, "reader:1")))
+				.as("ReadLockExtension.readGrants().isOwner(key, reader after release)")
 				.isFalse();
 			await().atMost(5, TimeUnit.SECONDS)
-				.alias("LockStore.tryAcquire after ReadLockExtension.releaseRead of the last reader")
+				.alias("LockStore.tryAcquire after ReadLockExtension.readGrants().release of the last reader")
 				.until(() -> join(two.other.tryAcquire(key, "writer:1", LEASE)).acquired());
 			join(two.other.release(key, "writer:1"));
 		}
@@ -265,7 +269,7 @@ public final class LockStoreSpiChecks {
 	 * {@link SeveralKeysExtension}: {@code tryAcquireAll} takes every key or none.
 	 */
 	public void severalKeysAreTakenAllOrNothing() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			SeveralKeysExtension one = extension(two.one, SeveralKeysExtension.class);
 			String tag = UUID.randomUUID().toString();
 			List<String> keys = List.of("{" + tag + "}:a", "{" + tag + "}:b");
@@ -291,7 +295,7 @@ public final class LockStoreSpiChecks {
 	 * token with a higher fencing token, and refuses a token that does not own the lock.
 	 */
 	public void handOverPassesTheLockToTheNextTokenWithAHigherFence() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			HandOverExtension one = extension(two.one, HandOverExtension.class);
 			String key = key("spi-hand-over");
 			Attempt first = join(two.one.tryAcquire(key, "owner:1", LEASE));
@@ -314,7 +318,7 @@ public final class LockStoreSpiChecks {
 	 * token; {@code forceRelease} frees the key whoever holds it and names the owner.
 	 */
 	public void inspectTellsTheOwnerAndForceReleaseFreesTheKey() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			InspectionExtension other = extension(two.other, InspectionExtension.class);
 			String key = key("spi-inspect");
 			Attempt grant = join(two.one.tryAcquire(key, "owner:1", LEASE));
@@ -335,7 +339,7 @@ public final class LockStoreSpiChecks {
 	 * release wakes it through {@code onRelease(key, waiter, listener)}.
 	 */
 	public void aReleaseWakesARegisteredWaiter() {
-		try (Stores two = new Stores()) {
+		try (StorePair two = new StorePair(this.stores)) {
 			WakeOneExtension other = extension(two.other, WakeOneExtension.class);
 			String key = key("spi-wake-one");
 			String waiter = "client-" + UUID.randomUUID();
@@ -356,49 +360,6 @@ public final class LockStoreSpiChecks {
 				join(other.leave(key, waiter));
 			}
 		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static String key(String name) {
-		return name + ":" + UUID.randomUUID();
-	}
-
-	private static <E extends LockStoreExtension> E extension(LockStore store, Class<E> type) {
-		E extension = store.extension(type);
-		if (extension == null) {
-			throw new TestAbortedException("the store does not implement " + type.getSimpleName());
-		}
-		return extension;
-	}
-
-	private static <T extends @Nullable Object> T join(CompletionStage<T> stage) {
-		return stage.toCompletableFuture().orTimeout(30, TimeUnit.SECONDS).join();
-	}
-
-	/**
-	 * Two stores on the backend under test, as two application instances have.
-	 */
-	private final class Stores implements AutoCloseable {
-
-		final LockStore one = LockStoreSpiChecks.this.stores.get();
-
-		final LockStore other = LockStoreSpiChecks.this.stores.get();
-
-		@Override
-		public void close() {
-			this.one.close();
-			this.other.close();
-		}
-
 	}
 
 }

@@ -114,6 +114,12 @@ final class PausedRepliesLockStore extends ForwardingLockStore {
 	}
 
 	@Override
+	public CompletionStage<ClockedAttempt> tryAcquireFairClocked(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		return reply(super.tryAcquireFairClocked(key, token, lease, grantTimeout));
+	}
+
+	@Override
 	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
 		return reply(super.tryAcquireRead(key, token, lease));
 	}
