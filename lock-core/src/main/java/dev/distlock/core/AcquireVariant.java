@@ -16,6 +16,11 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.LockStore;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,9 +28,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.FairGrant;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.FairGrant;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.LockStore.Subscription;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

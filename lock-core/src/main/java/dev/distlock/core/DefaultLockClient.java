@@ -16,6 +16,9 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.LockStore;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

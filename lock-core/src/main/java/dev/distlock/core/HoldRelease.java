@@ -16,6 +16,9 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,7 +27,7 @@ import java.util.function.BiConsumer;
 
 import dev.distlock.LockLostException;
 import dev.distlock.core.LockEntry.CohortGrant;
-import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.store.LockStore.Attempt;
 import org.jspecify.annotations.Nullable;
 
 /**

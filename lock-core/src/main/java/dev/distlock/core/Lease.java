@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.SessionLeaseExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;

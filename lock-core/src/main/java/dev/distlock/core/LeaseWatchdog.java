@@ -16,6 +16,10 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.LockStore;
+import dev.distlock.LossReason;
+import dev.distlock.store.SessionLeaseExtension;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,8 +37,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import dev.distlock.LogSafe;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.SeveralKeysExtension;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

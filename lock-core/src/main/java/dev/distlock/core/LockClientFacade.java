@@ -15,6 +15,8 @@
  */
 package dev.distlock.core;
 
+import dev.distlock.store.support.LockKeyRules;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -232,7 +234,8 @@ abstract class LockClientFacade implements LockClient {
 	private List<String> validateSegments(String name, List<String> keys, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		Locks.requireName(name);
-		List<String> checked = LockKeyRules.requireDistinctKeys(keys, locks().engine.settings);
+		List<String> checked = LockKeyRules.requireDistinctKeys(keys, locks().engine.settings.maxKeyLength(),
+				locks().engine.settings.maxKeys());
 		Locks.waitNanos(checked.get(0), waitTime);
 		Locks.validateLease(checked.get(0), leaseTime);
 		return checked;

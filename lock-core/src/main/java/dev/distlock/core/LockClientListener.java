@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.LockStore;
 import java.util.List;
 
 /**

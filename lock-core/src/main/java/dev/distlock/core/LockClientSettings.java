@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.support.LockKeyRules;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;

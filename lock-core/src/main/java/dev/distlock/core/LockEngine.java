@@ -16,6 +16,10 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.LockStore;
+import dev.distlock.LossReason;
+import dev.distlock.store.SessionLeaseExtension;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.LogSafe;
 import dev.distlock.core.LockEntry.CohortGrant;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

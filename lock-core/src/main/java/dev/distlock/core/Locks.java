@@ -16,6 +16,8 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.support.LockKeyRules;
+import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -270,11 +272,11 @@ final class Locks {
 	}
 
 	String requireKey(String key) {
-		return LockKeyRules.requireKey(key, this.engine.settings);
+		return LockKeyRules.requireKey(key, this.engine.settings.maxKeyLength());
 	}
 
 	List<String> sortedKeys(Collection<String> keys) {
-		return LockKeyRules.requireKeys(keys, this.engine.settings);
+		return LockKeyRules.requireKeys(keys, this.engine.settings.maxKeyLength(), this.engine.settings.maxKeys());
 	}
 
 	static long waitNanos(String key, Duration waitTime) {

@@ -16,11 +16,14 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.support.Stages;
 import java.util.Comparator;
 import java.util.List;
 
 import dev.distlock.LockLostException;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.store.LockStore.KeyState;
 import org.jspecify.annotations.Nullable;
 
 /**

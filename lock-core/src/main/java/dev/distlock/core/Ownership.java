@@ -15,12 +15,14 @@
  */
 package dev.distlock.core;
 
+import dev.distlock.store.LockStore;
+import dev.distlock.store.ReadLockExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 
 /**
  * The store operations on a grant once it is held, for one kind of grant: the write locks

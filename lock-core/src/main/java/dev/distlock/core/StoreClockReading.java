@@ -18,7 +18,7 @@ package dev.distlock.core;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.store.LockStore.FairGrant;
 
 /**
  * One reading of a store's clock: a request sent at {@code sentAtNanos} (local monotonic

@@ -15,6 +15,15 @@
  */
 package dev.distlock.core;
 
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SessionLeaseExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import java.time.Duration;
 import java.util.List;
 

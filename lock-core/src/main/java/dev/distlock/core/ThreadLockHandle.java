@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;

@@ -15,6 +15,7 @@
  */
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -17,7 +17,7 @@
 /**
  * The lock engine: {@link dev.distlock.core.LockClient} hands out
  * {@link dev.distlock.core.LockHandle lock handles} backed by a
- * {@link dev.distlock.core.LockStore}, the SPI every backend implements.
+ * {@link dev.distlock.store.LockStore}, the SPI every backend implements.
  */
 @NullMarked
 package dev.distlock.core;

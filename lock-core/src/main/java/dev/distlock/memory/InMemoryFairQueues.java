@@ -21,7 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.distlock.core.FairQueueLimits;
+import dev.distlock.store.FairQueueLimits;
 import org.jspecify.annotations.Nullable;
 
 /**

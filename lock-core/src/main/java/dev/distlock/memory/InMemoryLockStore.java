@@ -27,15 +27,15 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.FairQueueLimits;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStoreExtension;
-import dev.distlock.core.ReadLockExtension;
-import dev.distlock.core.SeveralKeysExtension;
-import dev.distlock.core.WakeOneExtension;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.FairQueueLimits;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import dev.distlock.memory.InMemoryGrants.Grant;
 import org.jspecify.annotations.Nullable;
 

@@ -21,8 +21,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.ReadWriteTiming;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.ReadWriteTiming;
 import org.jspecify.annotations.Nullable;
 
 /**

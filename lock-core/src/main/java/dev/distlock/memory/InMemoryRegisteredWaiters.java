@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -22,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 
-import dev.distlock.core.LockStore.FairGrant;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -17,7 +17,7 @@
 /**
  * The single-JVM lock store: {@link dev.distlock.memory.InMemoryLockStore} keeps its
  * locks in memory, so they are <em>not distributed</em>. It implements every
- * {@link dev.distlock.core.LockStoreExtension} and needs no backend, for tests, examples
+ * {@link dev.distlock.store.LockStoreExtension} and needs no backend, for tests, examples
  * and single-instance applications.
  */
 @NullMarked

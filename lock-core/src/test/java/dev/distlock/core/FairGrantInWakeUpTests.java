@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.FairGrant;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.FairGrant;
+import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -15,6 +15,7 @@
  */
 package dev.distlock.core;
 
+import dev.distlock.store.ForwardingLockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

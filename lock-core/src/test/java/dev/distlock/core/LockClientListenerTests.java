@@ -15,6 +15,8 @@
  */
 package dev.distlock.core;
 
+import dev.distlock.core.ForcedRelease;
+import dev.distlock.core.LockState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

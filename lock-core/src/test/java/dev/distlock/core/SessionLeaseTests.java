@@ -16,6 +16,10 @@
 
 package dev.distlock.core;
 
+import dev.distlock.LossReason;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.SessionLeaseExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

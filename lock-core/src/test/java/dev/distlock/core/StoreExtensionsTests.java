@@ -16,6 +16,11 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
 import java.time.Duration;
 import java.util.List;
 

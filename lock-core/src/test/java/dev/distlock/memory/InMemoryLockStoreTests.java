@@ -25,15 +25,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
-import dev.distlock.core.ReadLockExtension;
-import dev.distlock.core.SeveralKeysExtension;
-import dev.distlock.core.WakeOneExtension;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -33,16 +33,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.BlockingLockStore;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockKeyRules;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
-import dev.distlock.core.SeveralKeysExtension;
 import dev.distlock.jdbc.Connections.RollbackAndReturn;
 import dev.distlock.jdbc.LockStatements.Row;
+import dev.distlock.store.BlockingLockStore;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.support.LockKeyRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.datasource.ConnectionHolder;

@@ -21,7 +21,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
-import dev.distlock.core.LockKeyRules;
+import dev.distlock.store.support.LockKeyRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;

@@ -29,8 +29,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LogSafe;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.Renewal;
 import org.jspecify.annotations.Nullable;
 
 /**

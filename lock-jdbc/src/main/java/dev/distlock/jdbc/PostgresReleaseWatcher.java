@@ -29,7 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
 import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -24,7 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
 
 /**

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.store.LockStore.KeyState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -37,7 +37,7 @@ import dev.distlock.LockBackendException;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.Subscription;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

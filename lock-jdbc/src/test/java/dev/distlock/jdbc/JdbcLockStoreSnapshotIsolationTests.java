@@ -24,7 +24,7 @@ import java.util.concurrent.CompletionException;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.store.LockStore.Renewal;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

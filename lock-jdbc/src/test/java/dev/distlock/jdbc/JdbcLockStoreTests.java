@@ -30,8 +30,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.KeyState;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -19,7 +19,7 @@ package dev.distlock.jdbc;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 
 import static org.awaitility.Awaitility.await;
 

@@ -25,9 +25,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.Stages;
-import dev.distlock.core.StageTimeouts;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.support.Stages;
+import dev.distlock.store.support.StageTimeouts;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.distlock.core.LockStore.FairGrant;
+import dev.distlock.store.LockStore.FairGrant;
 import org.jspecify.annotations.Nullable;
 
 /**

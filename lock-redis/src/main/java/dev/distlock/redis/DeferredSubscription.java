@@ -19,7 +19,7 @@ package dev.distlock.redis;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
 
 /**
  * A subscription made once the store knows how releases are published (a Redis 7+ Cluster

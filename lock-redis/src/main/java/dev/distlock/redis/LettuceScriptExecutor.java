@@ -25,8 +25,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.distlock.core.Stages;
-import dev.distlock.core.StageTimeouts;
+import dev.distlock.store.support.Stages;
+import dev.distlock.store.support.StageTimeouts;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;

@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.core.BoundedExecutor;
-import dev.distlock.core.StageTimeouts;
+import dev.distlock.store.support.BoundedExecutor;
+import dev.distlock.store.support.StageTimeouts;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**

@@ -25,10 +25,10 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.FairQueueLimits;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.ReadWriteTiming;
-import dev.distlock.core.Stages;
+import dev.distlock.store.FairQueueLimits;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.ReadWriteTiming;
+import dev.distlock.store.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.store.LockStore.KeyState;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;

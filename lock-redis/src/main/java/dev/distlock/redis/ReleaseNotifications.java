@@ -18,7 +18,7 @@ package dev.distlock.redis;
 
 import java.util.function.Consumer;
 
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
 import org.jspecify.annotations.Nullable;
 
 /**

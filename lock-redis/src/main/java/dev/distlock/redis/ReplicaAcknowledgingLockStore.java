@@ -26,16 +26,16 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.LockReplicationException;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStoreExtension;
-import dev.distlock.core.ReadLockExtension;
-import dev.distlock.core.SeveralKeysExtension;
-import dev.distlock.core.WakeOneExtension;
-import dev.distlock.core.Stages;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
+import dev.distlock.store.support.Stages;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * Leases on Redis: the watchdog renews many leases with few scripts, and a crashed
  * client's lock is free within one lease. The backend-neutral lease semantics are in
- * {@code dev.distlock.test.contract.LockStoreContractTests}.
+ * {@code dev.distlock.store.test.LockStoreContractTests}.
  *
  * @author distlock
  */

@@ -31,7 +31,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.RecordingLockClientListener;
-import dev.distlock.core.LockStore.KeyState;
+import dev.distlock.store.LockStore.KeyState;
 import dev.distlock.testing.redis.RedisClusterHandle;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.TestRedis;

@@ -28,11 +28,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.Stages;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.support.Stages;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
-import dev.distlock.core.StageTimeouts;
+import dev.distlock.store.support.StageTimeouts;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import org.awaitility.Awaitility;

@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What the Redis store adds to the lock contract
- * ({@code dev.distlock.test.contract.LockStoreContractTests}): how many round trips
- * things take, the fence key, and the clock-drift margin.
+ * ({@code dev.distlock.store.test.LockStoreContractTests}): how many round trips things
+ * take, the fence key, and the clock-drift margin.
  *
  * @author distlock
  */

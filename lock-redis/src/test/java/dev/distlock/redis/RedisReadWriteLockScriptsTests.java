@@ -19,11 +19,11 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.List;
 
-import dev.distlock.core.ReadWriteTiming;
-import dev.distlock.core.Stages;
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.ReadWriteTiming;
+import dev.distlock.store.support.Stages;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.DataType;

@@ -28,12 +28,12 @@ import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.FairQueueLimits;
+import dev.distlock.store.FairQueueLimits;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
-import dev.distlock.core.LockStore.Subscription;
-import dev.distlock.core.Stages;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.Subscription;
+import dev.distlock.store.support.Stages;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;

@@ -19,9 +19,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.LockStore.Attempt;
-import dev.distlock.core.LockStore.KeyState;
-import dev.distlock.core.Stages;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.KeyState;
+import dev.distlock.store.support.Stages;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -20,13 +20,13 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.HandOverExtension;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStoreExtension;
-import dev.distlock.core.ReadLockExtension;
-import dev.distlock.core.SeveralKeysExtension;
-import dev.distlock.core.WakeOneExtension;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;

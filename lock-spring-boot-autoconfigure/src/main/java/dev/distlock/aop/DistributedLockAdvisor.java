@@ -22,8 +22,8 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.core.LockKeyRules;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.support.LockKeyRules;
+import dev.distlock.store.LockStore;
 import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.ClassFilter;

@@ -28,7 +28,7 @@ import java.util.function.IntPredicate;
 
 import dev.distlock.InvalidLockKeyException;
 import dev.distlock.LogSafe;
-import dev.distlock.core.LockKeyRules;
+import dev.distlock.store.support.LockKeyRules;
 import dev.distlock.core.SegmentKeys;
 import org.jspecify.annotations.Nullable;
 

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.distlock.LockLostException;
 import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 
 /**
  * The loss of the locks of one call of a {@code @DistributedLock} method, as the

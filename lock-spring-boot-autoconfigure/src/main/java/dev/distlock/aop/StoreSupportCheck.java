@@ -18,11 +18,11 @@ package dev.distlock.aop;
 import java.util.Collection;
 
 import dev.distlock.annotation.LockMode;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LockStoreExtension;
-import dev.distlock.core.ReadLockExtension;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStoreExtension;
+import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.SessionLeaseExtension;
 
 /**
  * Refuses, at startup, a locked method that asks for what the lock store cannot do: a

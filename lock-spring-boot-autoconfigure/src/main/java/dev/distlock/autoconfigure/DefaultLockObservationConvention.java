@@ -16,7 +16,7 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.core.AcquireOutcome;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import io.micrometer.common.KeyValues;
 
 /**

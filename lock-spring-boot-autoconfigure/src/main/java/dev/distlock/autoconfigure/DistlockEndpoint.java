@@ -29,7 +29,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockState;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import dev.distlock.leader.Leadership;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

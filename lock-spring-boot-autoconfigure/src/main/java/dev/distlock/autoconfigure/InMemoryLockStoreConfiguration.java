@@ -17,7 +17,7 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.memory.InMemoryLockStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -21,7 +21,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.jdbc.JdbcLockSchema;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.jdbc.JdbcLockStoreSettings;

@@ -22,8 +22,8 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.SessionLeaseExtension;
 
 import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.ObjectProvider;

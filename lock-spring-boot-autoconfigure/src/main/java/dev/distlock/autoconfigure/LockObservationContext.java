@@ -18,7 +18,7 @@ package dev.distlock.autoconfigure;
 import java.time.Duration;
 
 import dev.distlock.core.AcquireOutcome;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
 import dev.distlock.core.LockClient;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactoryUtils;

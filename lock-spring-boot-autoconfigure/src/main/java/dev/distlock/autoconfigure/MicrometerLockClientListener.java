@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.core.AcquireOutcome;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockTracker;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import dev.distlock.core.RenewalBatch;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;

@@ -20,7 +20,7 @@ import java.time.Duration;
 import dev.distlock.core.AcquireOutcome;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockTracker;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;

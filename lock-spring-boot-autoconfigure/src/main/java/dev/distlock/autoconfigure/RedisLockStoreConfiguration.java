@@ -20,7 +20,7 @@ import java.util.Map;
 
 import dev.distlock.autoconfigure.DistlockProperties.Replication;
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.redis.RedisLockStore;
 import dev.distlock.redis.ReplicaAcknowledgement;
 import dev.distlock.redis.ReplicaAcknowledgingLockStore;

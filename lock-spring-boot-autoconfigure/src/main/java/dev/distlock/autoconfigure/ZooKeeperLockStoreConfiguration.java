@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooDefs;

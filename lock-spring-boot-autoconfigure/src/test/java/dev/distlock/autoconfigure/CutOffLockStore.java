@@ -22,9 +22,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStore;
+import dev.distlock.store.SessionLeaseExtension;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;

@@ -26,7 +26,7 @@ import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.Message;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.memory.ControllableInMemoryLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.autoconfigure.InMemoryStoreApplicationTests.Jobs;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.annotation.DistributedLock;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -16,8 +16,8 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.annotation.DistributedLock;
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.ForwardingLockStore;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.ForwardingLockStore;
 import dev.distlock.jdbc.JdbcLockSchema;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.jdbc.JdbcLockStoreSettings;

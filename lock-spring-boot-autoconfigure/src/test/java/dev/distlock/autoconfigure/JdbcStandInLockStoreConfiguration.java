@@ -17,7 +17,7 @@
 package dev.distlock.autoconfigure;
 
 import dev.distlock.autoconfigure.DistlockProperties.Store;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -26,7 +26,7 @@ import dev.distlock.annotation.LeaderOnly;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.leader.Leadership;
 import dev.distlock.memory.InMemoryLockStore;
 import org.jspecify.annotations.Nullable;

@@ -27,7 +27,7 @@ import dev.distlock.annotation.OnBusy;
 import dev.distlock.aop.LockExpressionRootObject;
 import dev.distlock.autoconfigure.DistlockEndpoint.LockStateDescriptor;
 import dev.distlock.autoconfigure.DistlockEndpoint.Message;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

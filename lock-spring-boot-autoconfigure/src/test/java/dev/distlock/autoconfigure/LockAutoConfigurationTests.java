@@ -32,7 +32,7 @@ import dev.distlock.aop.TransactionalLockPostProcessor;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.Test;
 

@@ -21,7 +21,7 @@ import javax.sql.DataSource;
 import dev.distlock.annotation.DistributedLock;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.memory.InMemoryLockStore;
 import dev.distlock.redis.RedisLockStore;
 import org.h2.jdbcx.JdbcDataSource;

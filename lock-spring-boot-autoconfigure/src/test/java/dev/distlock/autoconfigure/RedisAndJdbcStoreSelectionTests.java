@@ -19,7 +19,7 @@ package dev.distlock.autoconfigure;
 import javax.sql.DataSource;
 
 import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.AfterEach;

@@ -18,7 +18,7 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.redis.RedisLockStore;
 import dev.distlock.redis.ReplicaAcknowledgement;
 import dev.distlock.redis.ReplicaAcknowledgingLockStore;

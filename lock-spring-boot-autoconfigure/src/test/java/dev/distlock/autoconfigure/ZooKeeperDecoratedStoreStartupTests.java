@@ -17,9 +17,9 @@ package dev.distlock.autoconfigure;
 
 import java.time.Duration;
 
-import dev.distlock.core.FairQueueExtension;
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;

@@ -26,7 +26,7 @@ import dev.distlock.annotation.LockMode;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.SessionLeaseExtension;
+import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;

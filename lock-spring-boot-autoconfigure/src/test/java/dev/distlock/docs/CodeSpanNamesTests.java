@@ -83,7 +83,7 @@ class CodeSpanNamesTests {
 				}
 				""");
 		index.add("""
-				package dev.distlock.test.contract;
+				package dev.distlock.store.test;
 				public abstract class LossContract extends ContractGroup {
 					@Test
 					void watchdogReportsALockTakenOverByAnotherOwner() {
@@ -91,7 +91,7 @@ class CodeSpanNamesTests {
 				}
 				""");
 		index.add("""
-				package dev.distlock.test.contract;
+				package dev.distlock.store.test;
 				public abstract class ExclusionContract extends ContractGroup {
 					void rejectsUnlockByAnotherThreadAndKeepsTheKey() {
 					}

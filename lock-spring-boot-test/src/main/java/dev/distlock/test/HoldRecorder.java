@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockTracker;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import org.jspecify.annotations.Nullable;
 
 /**

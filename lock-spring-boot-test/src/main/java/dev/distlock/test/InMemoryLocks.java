@@ -28,7 +28,7 @@ import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.HeldLock;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.Stages;
+import dev.distlock.store.support.Stages;
 
 import org.springframework.util.Assert;
 

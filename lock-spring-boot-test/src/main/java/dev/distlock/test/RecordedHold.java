@@ -16,7 +16,7 @@
 
 package dev.distlock.test;
 
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -26,7 +26,7 @@ import dev.distlock.LockLostException;
 import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
-import dev.distlock.core.LossReason;
+import dev.distlock.LossReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

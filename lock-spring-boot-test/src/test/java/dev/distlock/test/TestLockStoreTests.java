@@ -24,7 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.test.TestLockStore.PausedReplies;
 import org.junit.jupiter.api.Test;
 

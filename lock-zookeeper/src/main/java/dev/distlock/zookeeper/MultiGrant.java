@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.LockStore.Attempt;
+import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import dev.distlock.zookeeper.Holders.Holder;
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;

@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.LockStore.Renewal;
-import dev.distlock.core.LockStore.RenewalOutcome;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException.Code;

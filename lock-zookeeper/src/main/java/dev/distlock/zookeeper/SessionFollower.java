@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.distlock.core.LockStore.Subscription;
+import dev.distlock.store.LockStore.Subscription;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -28,11 +28,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.InspectionExtension;
-import dev.distlock.core.LockStore;
-import dev.distlock.core.LossReason;
-import dev.distlock.core.SessionLeaseExtension;
-import dev.distlock.core.SeveralKeysExtension;
+import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LockStore;
+import dev.distlock.LossReason;
+import dev.distlock.store.SessionLeaseExtension;
+import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import dev.distlock.zookeeper.Holders.Holder;
 import org.apache.commons.logging.Log;

@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import dev.distlock.LockBackendException;
-import dev.distlock.core.ForwardingLockStore;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.LockStore;
 
 /**
  * A store whose renewals fail at once while it is {@linkplain #setDown(boolean) down}, as

@@ -24,7 +24,7 @@ import java.util.stream.IntStream;
 
 import dev.distlock.benchmarks.RedisAdmin;
 import dev.distlock.benchmarks.RedisEndpoint;
-import dev.distlock.core.LockStore.Renewal;
+import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.redis.RedisLockStore;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;

@@ -25,7 +25,7 @@ import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientListener;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.core.LockTracker;
 import dev.distlock.test.InMemoryLocks;
 import dev.distlock.test.LockAssertions;

@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.sample.SharedDatabase;
 import dev.distlock.sample.VoucherApplication;

@@ -26,7 +26,7 @@ import java.nio.charset.StandardCharsets;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
-import dev.distlock.core.LockStore;
+import dev.distlock.store.LockStore;
 import dev.distlock.jdbc.JdbcLockStore;
 import dev.distlock.sample.VoucherApplication;
 import dev.distlock.testing.redis.TestRedis;
