@@ -118,6 +118,20 @@ final class Connections {
 		}
 	}
 
+	/**
+	 * Run {@code work}, one statement that must run at READ COMMITTED (an upsert that
+	 * waits for a row lock, say), as {@link #withConnection} does when the pool's default
+	 * isolation is READ COMMITTED, and else as {@link #inTransaction} does. The default
+	 * isolation is read once, by the first transaction of the store's.
+	 */
+	<T extends @Nullable Object> T atReadCommitted(Work<T> work) throws SQLException {
+		int isolation = this.defaultIsolation;
+		if (isolation == Connection.TRANSACTION_READ_COMMITTED || isolation == Connection.TRANSACTION_NONE) {
+			return withConnection(work);
+		}
+		return inTransaction(work);
+	}
+
 	private static <T extends @Nullable Object> T committed(Connection connection, Work<T> work) throws SQLException {
 		try {
 			T result = work.run(connection);

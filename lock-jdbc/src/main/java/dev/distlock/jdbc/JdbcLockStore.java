@@ -68,6 +68,9 @@ import org.springframework.util.Assert;
  * it and returned at once: a held lock keeps no connection. Operations run on the store's
  * bounded executor ({@link BlockingLockStore}), each within the command timeout, waiting
  * for a connection included, and fail with {@link LockBackendException} past it.</li>
+ * <li>Taking a lock is one statement on PostgreSQL (an upsert), and one conditional
+ * update on MySQL and MariaDB (an insert follows for a new key); a refusal tells the
+ * holder's remaining lease in the same round trip.</li>
  * <li>Renewal is one statement per batch; several keys are one transaction that locks
  * their rows in the caller's order.</li>
  * <li>Waiters hear of releases through {@code LISTEN}/{@code NOTIFY} on one dedicated

@@ -134,6 +134,18 @@ abstract class LockStatements {
 		return this.table.toLowerCase(Locale.ROOT);
 	}
 
+	/**
+	 * Prepare {@code sql} as {@link #prepare} does, asking for the generated keys (on
+	 * MySQL and MariaDB, the last value given to {@code LAST_INSERT_ID(expr)}).
+	 */
+	PreparedStatement prepareReturningKey(Connection connection, String sql) throws SQLException {
+		PreparedStatement statement = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+		if (boundsStatements()) {
+			statement.setQueryTimeout(this.queryTimeoutSeconds);
+		}
+		return statement;
+	}
+
 	// Binders
 
 	/**
@@ -204,7 +216,9 @@ abstract class LockStatements {
 	// Taking a lock
 
 	/**
-	 * Take the lock, as {@code LockStore.tryAcquire} says.
+	 * Take the lock, as {@code LockStore.tryAcquire} says: here in one transaction that
+	 * locks and reads the row, then grants or extends it; a database that can do it in
+	 * one statement overrides this.
 	 */
 	Attempt acquire(Connections connections, String key, String token, Duration lease) throws SQLException {
 		return connections.inTransaction((connection) -> {

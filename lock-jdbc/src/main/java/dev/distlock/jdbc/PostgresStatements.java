@@ -24,14 +24,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
+import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
 
 /**
- * The statements of a {@link JdbcLockStore} on PostgreSQL: fencing tokens from the
- * table's sequence, releases notified on the table's channel ({@code pg_notify}, heard by
- * a {@link PostgresReleaseWatcher}), renewals that return what they renewed, and
- * {@code FOR SHARE} for the ownership check in the caller's transaction.
+ * The statements of a {@link JdbcLockStore} on PostgreSQL: an acquisition in one upsert,
+ * fencing tokens from the table's sequence, releases notified on the table's channel
+ * ({@code pg_notify}, heard by a {@link PostgresReleaseWatcher}) and committed without
+ * waiting for the flush ({@code synchronous_commit} off for that transaction only),
+ * renewals that return what they renewed, and {@code FOR SHARE} for the ownership check
+ * in the caller's transaction.
  *
  * @author distlock
  */
@@ -48,6 +51,8 @@ final class PostgresStatements extends LockStatements {
 
 	private final String nextFence;
 
+	private final String acquire;
+
 	private final String notifyingRelease;
 
 	private final String notify = "SELECT pg_notify(?, ?)";
@@ -57,8 +62,27 @@ final class PostgresStatements extends LockStatements {
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0) "
 				+ "ON CONFLICT (lock_key) DO NOTHING";
 		this.nextFence = "SELECT nextval('" + table + "_fence_seq')";
+		String now = this.now;
+		String sequence = "nextval('" + table + "_fence_seq')";
+		// The WHERE and the clock of the update run on the row's latest version, after
+		// any wait for its lock, and the fence is drawn then; a refusal reads the
+		// holder's
+		// remaining lease from the statement's snapshot
+		this.acquire = "WITH granted AS (INSERT INTO " + table + " AS l (" + COLUMNS + ") VALUES (?, ?, FALSE, " + now
+				+ " + ?, " + sequence + ") ON CONFLICT (lock_key) DO UPDATE SET fencing_token = CASE WHEN "
+				+ "l.owner_token = EXCLUDED.owner_token AND l.released = FALSE AND l.expires_at > " + now
+				+ " THEN l.fencing_token ELSE " + sequence + " END, owner_token = EXCLUDED.owner_token, "
+				+ "released = FALSE, expires_at = " + now + " + ? WHERE l.released OR l.expires_at <= " + now
+				+ " OR l.owner_token = EXCLUDED.owner_token RETURNING l.fencing_token) "
+				+ "SELECT fencing_token, NULL::BIGINT FROM granted UNION ALL SELECT NULL, expires_at - " + now
+				+ " FROM " + table + " WHERE lock_key = ? AND NOT EXISTS (SELECT 1 FROM granted)";
+		// The release's own transaction commits without waiting for the flush: one lost
+		// in
+		// a crash of the server only leaves the lock held to its lease's end, and a later
+		// durable commit flushes it first (the log is written in order)
 		this.notifyingRelease = "WITH released AS (" + this.release
-				+ " RETURNING lock_key) SELECT pg_notify(?, lock_key) FROM released";
+				+ " RETURNING lock_key) SELECT pg_notify(?, lock_key), "
+				+ "set_config('synchronous_commit', 'off', true) FROM released";
 	}
 
 	@Override
@@ -74,6 +98,37 @@ final class PostgresStatements extends LockStatements {
 		ListenerConnectionFactory factory = settings.listenerConnectionFactory();
 		return new PostgresReleaseWatcher((factory != null) ? factory : connections.dataSource()::getConnection,
 				channel(), settings.commandTimeout(), RECONNECT_DELAY);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Here one statement, an upsert: it inserts a granted row for a new key, and else
+	 * grants the row if it is free, extends it if {@code token} holds it, or reads the
+	 * holder's remaining lease.
+	 */
+	@Override
+	Attempt acquire(Connections connections, String key, String token, Duration lease) throws SQLException {
+		return connections.atReadCommitted((connection) -> {
+			try (PreparedStatement statement = prepare(connection, this.acquire)) {
+				text(statement, 1, key);
+				text(statement, 2, token);
+				millis(statement, 3, lease);
+				millis(statement, 4, lease);
+				text(statement, 5, key);
+				try (ResultSet rows = statement.executeQuery()) {
+					if (!rows.next()) {
+						return Attempt.busy(null);
+					}
+					long fence = rows.getLong(1);
+					if (!rows.wasNull()) {
+						return Attempt.granted(fence);
+					}
+					long remaining = rows.getLong(2);
+					return Attempt.busy((remaining > 0) ? Duration.ofMillis(remaining) : null);
+				}
+			}
+		});
 	}
 
 	@Override
