@@ -66,8 +66,10 @@ import org.springframework.util.Assert;
  * than the row's last and at least the database's clock in microseconds.</li>
  * <li>Every operation is one short statement or transaction on a connection borrowed for
  * it and returned at once: a held lock keeps no connection. Operations run on the store's
- * bounded executor ({@link BlockingLockStore}), each within the command timeout, waiting
- * for a connection included, and fail with {@link LockBackendException} past it.</li>
+ * bounded executor ({@link BlockingLockStore}), with as many threads as the pool has
+ * connections ({@link JdbcLockStoreSettings#threads()}), each within the command timeout,
+ * waiting for a connection included, and fail with {@link LockBackendException} past
+ * it.</li>
  * <li>Taking a lock is one statement on PostgreSQL (an upsert), and one conditional
  * update on MySQL and MariaDB (an insert follows for a new key); a refusal tells the
  * holder's remaining lease in the same round trip.</li>
@@ -103,6 +105,12 @@ public final class JdbcLockStore extends BlockingLockStore
 	 */
 	public static final int MAX_RENEWAL_BATCH_SIZE = 16_383;
 
+	/**
+	 * The threads of the store's executor when neither the settings nor the
+	 * {@code DataSource} tell the pool's size: HikariCP's default maximum pool size.
+	 */
+	public static final int DEFAULT_POOL_SIZE = 10;
+
 	private static final AtomicInteger stores = new AtomicInteger();
 
 	private final DataSource dataSource;
@@ -129,7 +137,7 @@ public final class JdbcLockStore extends BlockingLockStore
 	 * @throws IllegalStateException if the database cannot be reached or is not supported
 	 */
 	public JdbcLockStore(DataSource dataSource, JdbcLockStoreSettings settings) {
-		super("jdbc", checked(settings).commandTimeout());
+		super("jdbc", checked(settings).commandTimeout(), threads(settings, dataSource), DEFAULT_QUEUE_CAPACITY);
 		Assert.notNull(dataSource, "'dataSource' must not be null");
 		this.dataSource = dataSource;
 		this.settings = settings;
@@ -149,6 +157,29 @@ public final class JdbcLockStore extends BlockingLockStore
 		this.cleanup = new LockTableCleanup(this::cleanUpBatch, settings.cleanupBatchSize(),
 				(batch) -> call("", "clean up", batch));
 		this.cleanup.start(this.timer, settings.cleanupInterval());
+	}
+
+	/**
+	 * Return how many operations the store runs at once: the settings' threads, else the
+	 * pool's maximum size where the {@code DataSource} has a {@code getMaximumPoolSize()}
+	 * (HikariCP's), else {@link #DEFAULT_POOL_SIZE}.
+	 */
+	static int threads(JdbcLockStoreSettings settings, @Nullable DataSource dataSource) {
+		if (settings.threads() > 0) {
+			return settings.threads();
+		}
+		if (dataSource != null) {
+			try {
+				Object size = dataSource.getClass().getMethod("getMaximumPoolSize").invoke(dataSource);
+				if (size instanceof Integer poolSize && poolSize > 0) {
+					return poolSize;
+				}
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				// Not a pool that tells its size
+			}
+		}
+		return DEFAULT_POOL_SIZE;
 	}
 
 	private static JdbcLockStoreSettings checked(JdbcLockStoreSettings settings) {
