@@ -38,7 +38,10 @@ import org.springframework.util.Assert;
  * writes each required operation as a plain blocking method ({@link #doTryAcquire},
  * {@link #doRelease}, {@link #doExpireAfter}, {@link #doRenew}, {@link #doIsOwner}), and
  * this class turns it into the non-blocking SPI. Extensions it implements run their
- * blocking work through {@link #call} the same way.
+ * blocking work through {@link #call} the same way. A subclass that needs more on
+ * {@link #tryAcquire} or {@link #isOwner} (a check of the arguments before any work, a
+ * path of its own in some cases) overrides it and calls this class's for the rest, so
+ * that it stays one store.
  * <p>
  * Every operation runs on a bounded executor of the store's own (a fixed number of
  * threads and a bounded queue), never on the caller's thread:
@@ -122,7 +125,7 @@ public abstract class BlockingLockStore implements LockStore {
 	}
 
 	@Override
-	public final CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		return call(key, "acquire", () -> doTryAcquire(key, token, lease), (attempt) -> {
 			if (attempt.acquired()) {
 				releaseLateGrant(key, token);
@@ -162,7 +165,7 @@ public abstract class BlockingLockStore implements LockStore {
 	}
 
 	@Override
-	public final CompletionStage<Boolean> isOwner(String key, String token) {
+	public CompletionStage<Boolean> isOwner(String key, String token) {
 		return call(key, "check", () -> doIsOwner(key, token));
 	}
 

@@ -17,9 +17,7 @@
 package dev.distlock.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
@@ -61,9 +59,7 @@ final class Connections {
 
 	private final DataSource dataSource;
 
-	private final JdbcDialect dialect;
-
-	private final int queryTimeoutSeconds;
+	private final LockStatements statements;
 
 	private final int networkTimeoutMillis;
 
@@ -72,17 +68,14 @@ final class Connections {
 	private volatile int defaultIsolation = UNKNOWN;
 
 	/**
-	 * Create the connections of a store. Each statement gets the command timeout, rounded
-	 * up to whole seconds, as its query timeout, except on H2 (embedded, it bounds its
-	 * lock waits by its own lock timeout instead, and a query timeout costs it a command
-	 * per statement); {@code callerGaveUp} tells the running operation whether its
-	 * caller's stage is already done.
+	 * Create the connections of a store on the database of {@code statements} (which
+	 * bound each statement by the command timeout themselves); {@code callerGaveUp} tells
+	 * the running operation whether its caller's stage is already done.
 	 */
-	Connections(DataSource dataSource, Duration commandTimeout, JdbcDialect dialect, BooleanSupplier callerGaveUp) {
+	Connections(DataSource dataSource, Duration commandTimeout, LockStatements statements,
+			BooleanSupplier callerGaveUp) {
 		this.dataSource = dataSource;
-		this.dialect = dialect;
-		long seconds = (commandTimeout.toMillis() + 999) / 1000;
-		this.queryTimeoutSeconds = (dialect != JdbcDialect.H2) ? Math.toIntExact(Math.max(1, seconds)) : 0;
+		this.statements = statements;
 		this.networkTimeoutMillis = networkTimeoutMillis(commandTimeout);
 		this.callerGaveUp = callerGaveUp;
 	}
@@ -123,6 +116,20 @@ final class Connections {
 				}
 			}
 		}
+	}
+
+	/**
+	 * Run {@code work}, one statement that must run at READ COMMITTED (an upsert that
+	 * waits for a row lock, say), as {@link #withConnection} does when the pool's default
+	 * isolation is READ COMMITTED, and else as {@link #inTransaction} does. The default
+	 * isolation is read once, by the first transaction of the store's.
+	 */
+	<T extends @Nullable Object> T atReadCommitted(Work<T> work) throws SQLException {
+		int isolation = this.defaultIsolation;
+		if (isolation == Connection.TRANSACTION_READ_COMMITTED || isolation == Connection.TRANSACTION_NONE) {
+			return withConnection(work);
+		}
+		return inTransaction(work);
 	}
 
 	private static <T extends @Nullable Object> T committed(Connection connection, Work<T> work) throws SQLException {
@@ -204,7 +211,8 @@ final class Connections {
 	 * pool's default isolation is already that, and return the isolation to restore after
 	 * it, or {@link #UNKNOWN} for none. PostgreSQL, MySQL and MariaDB set the isolation
 	 * of this one transaction ({@code SET TRANSACTION}), which costs one statement and
-	 * nothing to restore; H2 sets the connection's.
+	 * nothing to restore; H2 sets the connection's
+	 * ({@link LockStatements#readCommitted}).
 	 */
 	private int readCommitted(Connection connection) throws SQLException {
 		int isolation = this.defaultIsolation;
@@ -215,14 +223,7 @@ final class Connections {
 		if (isolation == Connection.TRANSACTION_READ_COMMITTED || isolation == Connection.TRANSACTION_NONE) {
 			return UNKNOWN;
 		}
-		if (this.dialect == JdbcDialect.H2) {
-			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-			return isolation;
-		}
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
-		}
-		return UNKNOWN;
+		return this.statements.readCommitted(connection, isolation);
 	}
 
 	/**
@@ -259,17 +260,6 @@ final class Connections {
 		catch (SQLException ex) {
 			failure.addSuppressed(ex);
 		}
-	}
-
-	/**
-	 * Prepare {@code sql} with the command timeout.
-	 */
-	PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-		PreparedStatement statement = connection.prepareStatement(sql);
-		if (this.queryTimeoutSeconds > 0) {
-			statement.setQueryTimeout(this.queryTimeoutSeconds);
-		}
-		return statement;
 	}
 
 	private static void rollbackQuietly(Connection connection, Throwable failure) {

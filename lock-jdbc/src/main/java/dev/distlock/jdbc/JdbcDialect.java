@@ -19,16 +19,19 @@ package dev.distlock.jdbc;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.function.BiFunction;
 
 import javax.sql.DataSource;
 
 import org.springframework.util.Assert;
 
 /**
- * The databases the {@link JdbcLockStore} runs on, each with its own SQL for the few
- * things standard SQL does not say: the database's clock, inserting a row only if it is
- * missing, a shared row lock, and where fencing tokens come from.
+ * The databases the {@link JdbcLockStore} runs on: each names its schema script, the SQL
+ * of its clock, and the statements object that holds the store's SQL for it with the
+ * binding of each statement (a new database is a new constant and a new statements
+ * class).
  *
  * @author distlock
  * @since 0.1.0
@@ -39,32 +42,37 @@ public enum JdbcDialect {
 	 * PostgreSQL: fencing tokens from a sequence, {@code LISTEN}/{@code NOTIFY} for
 	 * releases, {@code FOR SHARE} for the ownership check in the caller's transaction.
 	 */
-	POSTGRESQL("postgresql", "FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT", " FOR SHARE"),
+	POSTGRESQL("postgresql", "FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT", true,
+			PostgresStatements::new),
 
 	/**
 	 * MySQL and MariaDB: fencing tokens by the rule "one more than the last, and at least
 	 * the database's clock in microseconds", releases found by polling,
 	 * {@code LOCK IN SHARE MODE} for the ownership check in the caller's transaction.
 	 */
-	MYSQL("mysql", "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)",
-			" LOCK IN SHARE MODE"),
+	MYSQL("mysql", "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)", false,
+			MySqlStatements::new),
 
 	/**
 	 * H2: fencing tokens from a sequence, releases found by polling, {@code FOR UPDATE}
 	 * for the ownership check in the caller's transaction (H2 has no shared row lock).
 	 */
-	H2("h2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)", " FOR UPDATE");
+	H2("h2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)", true, H2Statements::new);
 
 	private final String scriptName;
 
 	private final String nowMillis;
 
-	private final String shareLock;
+	private final boolean hasSequence;
 
-	JdbcDialect(String scriptName, String nowMillis, String shareLock) {
+	private final BiFunction<String, Duration, LockStatements> statements;
+
+	JdbcDialect(String scriptName, String nowMillis, boolean hasSequence,
+			BiFunction<String, Duration, LockStatements> statements) {
 		this.scriptName = scriptName;
 		this.nowMillis = nowMillis;
-		this.shareLock = shareLock;
+		this.hasSequence = hasSequence;
+		this.statements = statements;
 	}
 
 	/**
@@ -125,12 +133,13 @@ public enum JdbcDialect {
 	}
 
 	/**
-	 * Return the clause that takes a row lock that keeps other writers out until the
-	 * transaction ends, for a select of one row.
-	 * @return the clause, with a leading space
+	 * Return the statements of a store on this database.
+	 * @param table the lock table's name
+	 * @param commandTimeout the longest a statement may take
+	 * @return the statements
 	 */
-	String shareLock() {
-		return this.shareLock;
+	LockStatements statements(String table, Duration commandTimeout) {
+		return this.statements.apply(table, commandTimeout);
 	}
 
 	/**
@@ -138,7 +147,7 @@ public enum JdbcDialect {
 	 * @return whether the dialect has sequences
 	 */
 	boolean hasSequence() {
-		return this != MYSQL;
+		return this.hasSequence;
 	}
 
 }

@@ -21,7 +21,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
@@ -31,13 +33,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.jdbc.Connections.RollbackAndReturn;
+import dev.distlock.jdbc.LockStatements.Row;
 import dev.distlock.store.BlockingLockStore;
 import dev.distlock.store.HandOverExtension;
 import dev.distlock.store.InspectionExtension;
-import dev.distlock.store.support.LockKeyRules;
 import dev.distlock.store.LockStore;
+import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.store.SeveralKeysExtension;
-import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
+import dev.distlock.store.support.LockKeyRules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.datasource.ConnectionHolder;
@@ -48,8 +53,11 @@ import org.springframework.util.Assert;
 /**
  * A {@link LockStore} on one table of a relational database (PostgreSQL, MySQL, MariaDB
  * or H2, see {@link JdbcDialect}), with several keys at once, hand-over, and inspection
- * with force release. The table ({@link JdbcLockSchema}) has a row per key: its owner
- * token, its expiry on the database's clock, and its last fencing token.
+ * with force release. It is one class over the {@link BlockingLockStore} adapter: each
+ * operation is a blocking method here, and the SQL of each statement sits with its binds
+ * in the statements object of the store's database. The table ({@link JdbcLockSchema})
+ * has a row per key: its owner token, its expiry on the database's clock, and its last
+ * fencing token.
  * <ul>
  * <li>Time is the database's clock, never this JVM's; a lock's expiry is judged after any
  * wait for its row lock.</li>
@@ -58,8 +66,13 @@ import org.springframework.util.Assert;
  * than the row's last and at least the database's clock in microseconds.</li>
  * <li>Every operation is one short statement or transaction on a connection borrowed for
  * it and returned at once: a held lock keeps no connection. Operations run on the store's
- * bounded executor ({@link BlockingLockStore}), each within the command timeout, waiting
- * for a connection included, and fail with {@link LockBackendException} past it.</li>
+ * bounded executor ({@link BlockingLockStore}), with as many threads as the pool has
+ * connections ({@link JdbcLockStoreSettings#threads()}), each within the command timeout,
+ * waiting for a connection included, and fail with {@link LockBackendException} past
+ * it.</li>
+ * <li>Taking a lock is one statement on PostgreSQL (an upsert), and one conditional
+ * update on MySQL and MariaDB (an insert follows for a new key); a refusal tells the
+ * holder's remaining lease in the same round trip.</li>
  * <li>Renewal is one statement per batch; several keys are one transaction that locks
  * their rows in the caller's order.</li>
  * <li>Waiters hear of releases through {@code LISTEN}/{@code NOTIFY} on one dedicated
@@ -81,23 +94,22 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public final class JdbcLockStore
-		implements LockStore, SeveralKeysExtension, HandOverExtension, InspectionExtension, AutoCloseable {
-
-	private static final Duration RECONNECT_DELAY = Duration.ofMillis(500);
+public final class JdbcLockStore extends BlockingLockStore
+		implements SeveralKeysExtension, HandOverExtension, InspectionExtension {
 
 	private static final int MAX_TOKEN_LENGTH = 255;
-
-	/**
-	 * PostgreSQL's limit on a {@code NOTIFY} payload, in bytes.
-	 */
-	private static final int MAX_NOTIFY_PAYLOAD = 8000;
 
 	/**
 	 * The most locks one renewal statement may renew: each takes two bind parameters, and
 	 * PostgreSQL allows 32,767 per statement.
 	 */
 	public static final int MAX_RENEWAL_BATCH_SIZE = 16_383;
+
+	/**
+	 * The threads of the store's executor when neither the settings nor the
+	 * {@code DataSource} tell the pool's size: HikariCP's default maximum pool size.
+	 */
+	public static final int DEFAULT_POOL_SIZE = 10;
 
 	private static final AtomicInteger stores = new AtomicInteger();
 
@@ -107,13 +119,13 @@ public final class JdbcLockStore
 
 	private final JdbcDialect dialect;
 
-	private final JdbcLockCommands commands;
+	private final LockStatements statements;
+
+	private final Connections connections;
 
 	private final ScheduledExecutorService timer;
 
 	private final ReleaseWatcher watcher;
-
-	private final Connections connections;
 
 	private final LockTableCleanup cleanup;
 
@@ -125,49 +137,63 @@ public final class JdbcLockStore
 	 * @throws IllegalStateException if the database cannot be reached or is not supported
 	 */
 	public JdbcLockStore(DataSource dataSource, JdbcLockStoreSettings settings) {
+		super("jdbc", checked(settings).commandTimeout(), threads(settings, dataSource), DEFAULT_QUEUE_CAPACITY);
 		Assert.notNull(dataSource, "'dataSource' must not be null");
-		Assert.notNull(settings, "'settings' must not be null");
 		this.dataSource = dataSource;
 		this.settings = settings;
 		this.dialect = JdbcDialect.detect(dataSource);
 		JdbcLockSchema.check(dataSource, settings.tableName(), "or with JdbcLockSchema.initialize");
-		this.connections = new Connections(dataSource, settings.commandTimeout(), this.dialect,
-				JdbcLockCommands::abandoned);
+		this.statements = this.dialect.statements(settings.tableName(), settings.commandTimeout());
+		this.connections = new Connections(dataSource, settings.commandTimeout(), this.statements,
+				BlockingLockStore::callerGaveUp);
 		checkKeyColumn();
-		LockSql sql = new LockSql(this.dialect, settings.tableName());
 		this.timer = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "distlock-jdbc-timer-" + stores.incrementAndGet());
 			thread.setDaemon(true);
 			return thread;
 		});
-		PollingReleaseWatcher poller = null;
-		if (this.dialect == JdbcDialect.POSTGRESQL) {
-			this.watcher = new PostgresReleaseWatcher(listenerConnections(dataSource, settings), sql.channel,
-					settings.commandTimeout(), RECONNECT_DELAY);
-		}
-		else {
-			poller = new PollingReleaseWatcher(this.connections, sql);
-			this.watcher = poller;
-		}
-		this.commands = new JdbcLockCommands(this.connections, sql, settings.commandTimeout(), this.watcher);
-		if (poller != null) {
-			poller.start(this.timer, settings.pollInterval(), (poll) -> this.commands.run("", "poll", poll));
-		}
-		this.cleanup = new LockTableCleanup(this.commands, settings.cleanupBatchSize(),
-				(batch) -> this.commands.run("", "clean up", batch));
+		this.watcher = this.statements.watcher(this.connections, settings);
+		this.watcher.start(this.timer, settings.pollInterval(), (poll) -> call("", "poll", poll));
+		this.cleanup = new LockTableCleanup(this::cleanUpBatch, settings.cleanupBatchSize(),
+				(batch) -> call("", "clean up", batch));
 		this.cleanup.start(this.timer, settings.cleanupInterval());
 	}
 
 	/**
-	 * Fail unless the lock table's key column holds the longest key, and (on PostgreSQL)
-	 * a {@code pg_notify} payload does.
+	 * Return how many operations the store runs at once: the settings' threads, else the
+	 * pool's maximum size where the {@code DataSource} has a {@code getMaximumPoolSize()}
+	 * (HikariCP's), else {@link #DEFAULT_POOL_SIZE}.
+	 */
+	static int threads(JdbcLockStoreSettings settings, @Nullable DataSource dataSource) {
+		if (settings.threads() > 0) {
+			return settings.threads();
+		}
+		if (dataSource != null) {
+			try {
+				Object size = dataSource.getClass().getMethod("getMaximumPoolSize").invoke(dataSource);
+				if (size instanceof Integer poolSize && poolSize > 0) {
+					return poolSize;
+				}
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				// Not a pool that tells its size
+			}
+		}
+		return DEFAULT_POOL_SIZE;
+	}
+
+	private static JdbcLockStoreSettings checked(JdbcLockStoreSettings settings) {
+		Assert.notNull(settings, "'settings' must not be null");
+		return settings;
+	}
+
+	/**
+	 * Fail unless the lock table's key column holds the longest key, and the statements
+	 * of the database do (a {@code pg_notify} payload on PostgreSQL).
 	 */
 	private void checkKeyColumn() {
 		int maxKeyLength = this.settings.maxKeyLength();
-		if (this.dialect == JdbcDialect.POSTGRESQL && maxKeyLength >= MAX_NOTIFY_PAYLOAD) {
-			throw new IllegalArgumentException("'maxKeyLength' must be below " + MAX_NOTIFY_PAYLOAD
-					+ " bytes, the payload limit of PostgreSQL's NOTIFY, but was " + maxKeyLength);
-		}
+		this.statements.checkMaxKeyLength(maxKeyLength);
 		int columnSize;
 		try {
 			columnSize = this.connections.withConnection((connection) -> {
@@ -189,12 +215,6 @@ public final class JdbcLockStore
 		}
 	}
 
-	private static ListenerConnectionFactory listenerConnections(DataSource dataSource,
-			JdbcLockStoreSettings settings) {
-		ListenerConnectionFactory factory = settings.listenerConnectionFactory();
-		return (factory != null) ? factory : dataSource::getConnection;
-	}
-
 	/**
 	 * Return the dialect of the store's database.
 	 * @return the dialect
@@ -211,33 +231,47 @@ public final class JdbcLockStore
 		return this.settings;
 	}
 
-	/**
-	 * Return the longest an operation may take, waiting for a connection included.
-	 * @return the command timeout
-	 */
-	public Duration commandTimeout() {
-		return this.commands.commandTimeout();
-	}
-
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		checkKeyAndToken(key, token);
-		return this.commands.tryAcquire(key, token, lease);
+		return super.tryAcquire(key, token, lease);
 	}
 
 	@Override
-	public CompletionStage<Boolean> release(String key, String token) {
-		return this.commands.release(key, token);
+	protected Attempt doTryAcquire(String key, String token, Duration lease) throws SQLException {
+		return this.statements.acquire(this.connections, key, token, lease);
 	}
 
 	@Override
-	public CompletionStage<Boolean> expireAfter(String key, String token, Duration remaining) {
-		return this.commands.expireAfter(key, token, remaining);
+	protected boolean doRelease(String key, String token) throws SQLException {
+		boolean released = this.connections
+			.withConnection((connection) -> this.statements.release(connection, key, token));
+		if (released) {
+			this.watcher.releasedHere(key);
+			return true;
+		}
+		// A replay of a release that already ran answers as it did
+		return this.connections.withConnection((connection) -> this.statements.releasedBy(connection, key, token));
 	}
 
 	@Override
-	public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
-		return this.commands.renew(renewals, lease);
+	protected boolean doExpireAfter(String key, String token, Duration remaining) throws SQLException {
+		return this.connections
+			.withConnection((connection) -> this.statements.expireAfter(connection, key, token, remaining));
+	}
+
+	@Override
+	protected List<RenewalOutcome> doRenew(List<Renewal> renewals, Duration lease) throws SQLException {
+		if (renewals.isEmpty()) {
+			return List.of();
+		}
+		Set<Renewal> renewed = this.connections
+			.withConnection((connection) -> this.statements.renew(connection, renewals, lease));
+		List<RenewalOutcome> outcomes = new ArrayList<>(renewals.size());
+		for (Renewal renewal : renewals) {
+			outcomes.add(renewed.contains(renewal) ? RenewalOutcome.RENEWED : RenewalOutcome.LOST);
+		}
+		return outcomes;
 	}
 
 	/**
@@ -248,16 +282,16 @@ public final class JdbcLockStore
 	 * calling thread, and locks the lock's row until the transaction ends
 	 * ({@code FOR SHARE} on PostgreSQL, {@code LOCK IN SHARE MODE} on MySQL and MariaDB,
 	 * {@code FOR UPDATE} on H2): a takeover by another instance waits for the commit.
-	 * Elsewhere it runs on the store's executor as every operation does.
+	 * Elsewhere it runs as every operation does.
 	 */
 	@Override
 	public CompletionStage<Boolean> isOwner(String key, String token) {
 		Connection connection = transactionConnection();
 		if (connection == null) {
-			return this.commands.isOwner(key, token);
+			return super.isOwner(key, token);
 		}
 		try {
-			return CompletableFuture.completedFuture(this.commands.isOwnerInTransaction(connection, key, token));
+			return CompletableFuture.completedFuture(this.statements.isOwnerInTransaction(connection, key, token));
 		}
 		catch (SQLException | RuntimeException ex) {
 			return CompletableFuture.failedFuture(new LockBackendException(key, "check", ex));
@@ -265,6 +299,11 @@ public final class JdbcLockStore
 		finally {
 			DataSourceUtils.releaseConnection(connection, this.dataSource);
 		}
+	}
+
+	@Override
+	protected boolean doIsOwner(String key, String token) throws SQLException {
+		return this.connections.withConnection((connection) -> this.statements.isOwner(connection, key, token));
 	}
 
 	/**
@@ -286,7 +325,7 @@ public final class JdbcLockStore
 	public Subscription onRelease(String key, Runnable listener) {
 		Assert.notNull(key, "'key' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
-		return this.commands.onRelease(key, listener);
+		return this.watcher.subscribe(key, listener);
 	}
 
 	@Override
@@ -296,12 +335,44 @@ public final class JdbcLockStore
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		Assert.notEmpty(keys, "'keys' must not be empty");
 		keys.forEach((key) -> checkKeyAndToken(key, token));
-		return this.commands.run(keys.get(0), "acquire", () -> this.commands.tryAcquireAll(keys, token, lease),
-				(attempts) -> {
-					if (attempts.get(0).acquired()) {
-						this.commands.releaseLate(keys, token);
-					}
-				});
+		return call(keys.get(0), "acquire", () -> acquireAll(keys, token, lease), (attempts) -> {
+			if (attempts.get(0).acquired()) {
+				keys.forEach((key) -> releaseLateGrant(key, token));
+			}
+		});
+	}
+
+	/**
+	 * Take every key in one transaction, locking their rows in the order given.
+	 */
+	private List<Attempt> acquireAll(List<String> keys, String token, Duration lease) throws SQLException {
+		return this.connections.inTransaction((connection) -> {
+			List<Row> rows = new ArrayList<>(keys.size());
+			boolean refused = false;
+			for (String key : keys) {
+				Row row = this.statements.lockAndRead(connection, key);
+				rows.add(row);
+				refused |= row.held() && !row.heldBy(token);
+			}
+			List<Attempt> attempts = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				Row row = rows.get(i);
+				if (refused) {
+					attempts.add(Attempt.busy((row.held() && !row.heldBy(token)) ? row.remaining() : null));
+				}
+				else if (row.heldBy(token)) {
+					this.statements.extend(connection, keys.get(i), lease);
+					attempts.add(Attempt.granted(row.fence()));
+				}
+				else {
+					attempts.add(Attempt.granted(this.statements.grant(connection, keys.get(i), token, lease, row)));
+				}
+			}
+			if (refused) {
+				throw new RollbackAndReturn(attempts);
+			}
+			return attempts;
+		});
 	}
 
 	@Override
@@ -310,17 +381,32 @@ public final class JdbcLockStore
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		checkKeyAndToken(key, nextToken);
-		return this.commands.run(key, "hand over", () -> this.commands.handOver(key, token, nextToken, lease),
-				(attempt) -> {
-					if (attempt.acquired()) {
-						this.commands.releaseLate(List.of(key), nextToken);
-					}
-				});
+		return call(key, "hand over", () -> this.connections.inTransaction((connection) -> {
+			Row row = this.statements.lockAndRead(connection, key);
+			if (row.heldBy(nextToken)) {
+				return Attempt.granted(row.fence());
+			}
+			if (!row.heldBy(token)) {
+				return Attempt.busy(row.held() ? row.remaining() : null);
+			}
+			return Attempt.granted(this.statements.grant(connection, key, nextToken, lease, row));
+		}), (attempt) -> {
+			if (attempt.acquired()) {
+				releaseLateGrant(key, nextToken);
+			}
+		});
 	}
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
-		return this.commands.run(key, "inspect", () -> this.commands.inspect(key));
+		return call(key, "inspect", () -> this.connections.withConnection((connection) -> {
+			Row row = this.statements.inspect(connection, key);
+			if (row == null) {
+				return new KeyState(null, null, 0);
+			}
+			return row.held() ? new KeyState(row.owner(), row.remaining(), row.fence())
+					: new KeyState(null, null, row.fence());
+		}));
 	}
 
 	@Override
@@ -328,7 +414,20 @@ public final class JdbcLockStore
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return this.commands.run(key, "force-release", () -> this.commands.forceRelease(key));
+		return call(key, "force-release", () -> {
+			String owner = this.connections.<@Nullable String>inTransaction((connection) -> {
+				Row row = this.statements.lockAndRead(connection, key);
+				if (!row.held()) {
+					return null;
+				}
+				this.statements.forceRelease(connection, key);
+				return row.owner();
+			});
+			if (owner != null) {
+				this.watcher.releasedHere(key);
+			}
+			return owner;
+		});
 	}
 
 	/**
@@ -341,6 +440,10 @@ public final class JdbcLockStore
 		return this.cleanup.round();
 	}
 
+	private int cleanUpBatch(int batchSize) throws SQLException {
+		return this.connections.withConnection((connection) -> this.statements.cleanUp(connection, batchSize));
+	}
+
 	/**
 	 * Check now, within the command timeout, that the lock table and its sequence are
 	 * still there.
@@ -348,7 +451,7 @@ public final class JdbcLockStore
 	 * nothing is
 	 */
 	public CompletionStage<List<String>> missingSchemaObjects() {
-		return this.commands.run("", "check the lock table", () -> this.connections.withConnection(
+		return call("", "check the lock table", () -> this.connections.withConnection(
 				(connection) -> JdbcLockSchema.missing(connection, this.dialect, this.settings.tableName())));
 	}
 
@@ -367,7 +470,7 @@ public final class JdbcLockStore
 	public void close() {
 		this.watcher.close();
 		this.timer.shutdownNow();
-		this.commands.close();
+		super.close();
 	}
 
 }

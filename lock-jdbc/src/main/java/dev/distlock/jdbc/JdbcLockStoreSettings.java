@@ -67,6 +67,8 @@ public final class JdbcLockStoreSettings {
 
 	private final @Nullable ListenerConnectionFactory listenerConnectionFactory;
 
+	private final int threads;
+
 	private JdbcLockStoreSettings(Builder builder) {
 		this.tableName = builder.tableName;
 		this.commandTimeout = builder.commandTimeout;
@@ -75,6 +77,7 @@ public final class JdbcLockStoreSettings {
 		this.cleanupInterval = builder.cleanupInterval;
 		this.cleanupBatchSize = builder.cleanupBatchSize;
 		this.listenerConnectionFactory = builder.listenerConnectionFactory;
+		this.threads = builder.threads;
 	}
 
 	/**
@@ -153,6 +156,15 @@ public final class JdbcLockStoreSettings {
 	}
 
 	/**
+	 * Return how many operations the store runs at once, or {@code 0} for as many as the
+	 * pool of its {@code DataSource} has connections.
+	 * @return the threads of the store's executor, or {@code 0}
+	 */
+	public int threads() {
+		return this.threads;
+	}
+
+	/**
 	 * Check a lock table's name: a letter or an underscore, then letters, digits and
 	 * underscores, at most {@value #MAX_TABLE_NAME_LENGTH} characters (the table is in
 	 * the connection's default schema).
@@ -218,6 +230,8 @@ public final class JdbcLockStoreSettings {
 		private int cleanupBatchSize = 500;
 
 		private @Nullable ListenerConnectionFactory listenerConnectionFactory;
+
+		private int threads;
 
 		private Builder() {
 		}
@@ -299,6 +313,20 @@ public final class JdbcLockStoreSettings {
 		 */
 		public Builder listenerConnectionFactory(@Nullable ListenerConnectionFactory listenerConnectionFactory) {
 			this.listenerConnectionFactory = listenerConnectionFactory;
+			return this;
+		}
+
+		/**
+		 * Set how many operations the store runs at once, each on a thread of its
+		 * executor with a connection of the pool (default {@code 0}: the pool's maximum
+		 * size when the {@code DataSource} tells it, as HikariCP's does, else
+		 * {@value JdbcLockStore#DEFAULT_POOL_SIZE}).
+		 * @param threads a positive number, or {@code 0}
+		 * @return this builder
+		 */
+		public Builder threads(int threads) {
+			Assert.isTrue(threads >= 0, () -> "'threads' must not be negative, but was " + threads);
+			this.threads = threads;
 			return this;
 		}
 

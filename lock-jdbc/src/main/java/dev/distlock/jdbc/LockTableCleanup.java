@@ -29,7 +29,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Deletes the rows of locks that ended more than {@link JdbcLockCommands#CLEANUP_GRACE}
+ * Deletes the rows of locks that ended more than {@link LockStatements#CLEANUP_GRACE}
  * ago: a round every cleanup interval, one statement of at most the cleanup batch size at
  * a time, each on the store's executor, and another as long as they come back full. A
  * round that needed more than {@value #STATEMENTS_BEFORE_WARNING} statements and deleted
@@ -49,15 +49,14 @@ final class LockTableCleanup {
 
 	private final Function<Callable<Integer>, CompletionStage<Integer>> executor;
 
-	private final JdbcLockCommands commands;
+	private final Batch batch;
 
 	private final int batchSize;
 
 	private volatile int lastRoundDeleted;
 
-	LockTableCleanup(JdbcLockCommands commands, int batchSize,
-			Function<Callable<Integer>, CompletionStage<Integer>> executor) {
-		this.commands = commands;
+	LockTableCleanup(Batch batch, int batchSize, Function<Callable<Integer>, CompletionStage<Integer>> executor) {
+		this.batch = batch;
 		this.batchSize = batchSize;
 		this.executor = executor;
 	}
@@ -93,7 +92,7 @@ final class LockTableCleanup {
 	}
 
 	private CompletionStage<Integer> batches(int deletedSoFar, int statements) {
-		return this.executor.apply(() -> this.commands.cleanUpBatch(this.batchSize)).thenCompose((deleted) -> {
+		return this.executor.apply(() -> this.batch.delete(this.batchSize)).thenCompose((deleted) -> {
 			int total = deletedSoFar + deleted;
 			if (deleted >= this.batchSize) {
 				return batches(total, statements + 1);
@@ -111,6 +110,19 @@ final class LockTableCleanup {
 					+ " statements, more than the " + before + " of the round before: rows of ended locks pile up. "
 					+ "Raise distlock.jdbc.cleanup-batch-size or lower distlock.jdbc.cleanup-interval.");
 		}
+	}
+
+	/**
+	 * One statement of the cleanup.
+	 */
+	@FunctionalInterface
+	interface Batch {
+
+		/**
+		 * Delete at most {@code batchSize} rows of ended locks, and return how many were.
+		 */
+		int delete(int batchSize) throws Exception;
+
 	}
 
 }

@@ -16,12 +16,9 @@
 
 package dev.distlock.jdbc;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -52,30 +49,29 @@ final class PollingReleaseWatcher implements ReleaseWatcher {
 
 	private static final Log logger = LogFactory.getLog(PollingReleaseWatcher.class);
 
-	private static final int KEYS_PER_STATEMENT = 500;
-
 	private final ReleaseListeners listeners = new ReleaseListeners();
 
 	private final Set<String> seenHeld = ConcurrentHashMap.newKeySet();
 
 	private final Connections connections;
 
-	private final LockSql sql;
+	private final LockStatements statements;
 
 	private final AtomicBoolean running = new AtomicBoolean();
 
 	private volatile @Nullable ScheduledFuture<?> polling;
 
-	PollingReleaseWatcher(Connections connections, LockSql sql) {
+	PollingReleaseWatcher(Connections connections, LockStatements statements) {
 		this.connections = connections;
-		this.sql = sql;
+		this.statements = statements;
 	}
 
 	/**
 	 * Start polling every {@code pollInterval}: {@code timer} starts each poll,
 	 * {@code executor} runs it.
 	 */
-	void start(ScheduledExecutorService timer, Duration pollInterval,
+	@Override
+	public void start(ScheduledExecutorService timer, Duration pollInterval,
 			Function<Callable<@Nullable Void>, CompletionStage<?>> executor) {
 		this.polling = timer.scheduleWithFixedDelay(() -> {
 			if (this.running.compareAndSet(false, true)) {
@@ -125,26 +121,7 @@ final class PollingReleaseWatcher implements ReleaseWatcher {
 	}
 
 	private Set<String> heldAmong(List<String> keys) throws SQLException {
-		return this.connections.withConnection((connection) -> {
-			Set<String> held = new HashSet<>();
-			for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
-				List<String> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_STATEMENT));
-				try (PreparedStatement statement = this.connections.prepare(connection, this.sql.held(chunk.size()))) {
-					for (int i = 0; i < chunk.size(); i++) {
-						this.sql.bindText(statement, i + 1, chunk.get(i));
-					}
-					try (ResultSet rows = statement.executeQuery()) {
-						while (rows.next()) {
-							String key = this.sql.readText(rows, 1);
-							if (key != null) {
-								held.add(key);
-							}
-						}
-					}
-				}
-			}
-			return held;
-		});
+		return this.connections.withConnection((connection) -> this.statements.heldAmong(connection, keys));
 	}
 
 	@Override

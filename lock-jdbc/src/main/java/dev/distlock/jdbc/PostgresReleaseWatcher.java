@@ -90,8 +90,6 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 
 	private final Thread thread;
 
-	private final AtomicInteger connects = new AtomicInteger();
-
 	private volatile @Nullable Connection connection;
 
 	PostgresReleaseWatcher(ListenerConnectionFactory connectionFactory, String channel, Duration commandTimeout,
@@ -115,20 +113,6 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 		// The notification of the release comes back on the channel
 	}
 
-	/**
-	 * Return how many times the listener connected, for tests.
-	 */
-	int connects() {
-		return this.connects.get();
-	}
-
-	/**
-	 * Return the listening connection, for tests that cut it.
-	 */
-	@Nullable Connection connection() {
-		return this.connection;
-	}
-
 	private void listen() {
 		while (this.closed.getCount() > 0) {
 			try (Connection listening = this.connectionFactory.connect()) {
@@ -138,7 +122,6 @@ final class PostgresReleaseWatcher implements ReleaseWatcher {
 				try (Statement statement = listening.createStatement()) {
 					statement.execute("LISTEN \"" + this.channel + "\"");
 				}
-				this.connects.incrementAndGet();
 				this.failures = 0;
 				// Releases may have gone unheard before this connection listened
 				this.listeners.releasedAll();

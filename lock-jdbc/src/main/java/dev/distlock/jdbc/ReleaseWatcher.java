@@ -16,7 +16,14 @@
 
 package dev.distlock.jdbc;
 
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+
 import dev.distlock.store.LockStore.Subscription;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a {@link JdbcLockStore} learns that a key may have become free: a PostgreSQL
@@ -30,6 +37,15 @@ interface ReleaseWatcher extends AutoCloseable {
 	 * Call {@code listener} when {@code key} may have become free; does no blocking I/O.
 	 */
 	Subscription subscribe(String key, Runnable listener);
+
+	/**
+	 * Start watching: {@code timer} starts each poll of a watcher that polls every
+	 * {@code pollInterval}, and {@code executor} runs it; a watcher with a thread of its
+	 * own has nothing to start.
+	 */
+	default void start(ScheduledExecutorService timer, Duration pollInterval,
+			Function<Callable<@Nullable Void>, CompletionStage<?>> executor) {
+	}
 
 	/**
 	 * Tell the watcher that this store released {@code key} itself.

@@ -18,7 +18,13 @@ package dev.distlock.jdbc;
 
 import java.time.Duration;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+
 import org.junit.jupiter.api.Test;
+
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -101,6 +107,20 @@ class JdbcLockStoreSettingsTests {
 			assertThat(JdbcLockSchema.statements(script)).isNotEmpty()
 				.allMatch((statement) -> !statement.endsWith(";"));
 		}
+	}
+
+	@Test
+	void theExecutorHasAsManyThreadsAsThePoolHasConnectionsUnlessSet() {
+		try (HikariDataSource pool = new HikariDataSource()) {
+			pool.setMaximumPoolSize(7);
+			assertThat(JdbcLockStore.threads(JdbcLockStoreSettings.defaults(), pool)).isEqualTo(7);
+			assertThat(JdbcLockStore.threads(JdbcLockStoreSettings.builder().threads(3).build(), pool)).isEqualTo(3);
+		}
+		DataSource notAPool = new SimpleDriverDataSource();
+		assertThat(JdbcLockStore.threads(JdbcLockStoreSettings.defaults(), notAPool))
+			.isEqualTo(JdbcLockStore.DEFAULT_POOL_SIZE);
+		assertThatIllegalArgumentException().isThrownBy(() -> JdbcLockStoreSettings.builder().threads(-1))
+			.withMessage("'threads' must not be negative, but was -1");
 	}
 
 }

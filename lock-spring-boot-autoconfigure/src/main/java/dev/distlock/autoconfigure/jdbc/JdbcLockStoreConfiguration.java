@@ -93,7 +93,8 @@ class JdbcLockStoreConfiguration {
 				"or set distlock.jdbc.initialize-schema=always to create it at startup");
 		Map<String, String> names = Map.of("tableName", "distlock.jdbc.table-name", "commandTimeout",
 				"distlock.jdbc.command-timeout", "pollInterval", "distlock.jdbc.poll-interval", "cleanupInterval",
-				"distlock.jdbc.cleanup-interval", "cleanupBatchSize", "distlock.jdbc.cleanup-batch-size");
+				"distlock.jdbc.cleanup-interval", "cleanupBatchSize", "distlock.jdbc.cleanup-batch-size", "threads",
+				"distlock.jdbc.threads");
 		return PropertyErrors.named(() -> {
 			Assert.isTrue(distlockProperties.getRenewalBatchSize() <= JdbcLockStore.MAX_RENEWAL_BATCH_SIZE,
 					() -> "'renewalBatchSize' must be at most " + JdbcLockStore.MAX_RENEWAL_BATCH_SIZE
@@ -105,6 +106,7 @@ class JdbcLockStoreConfiguration {
 				.pollInterval(properties.getPollInterval())
 				.cleanupInterval(properties.getCleanupInterval())
 				.cleanupBatchSize(properties.getCleanupBatchSize())
+				.threads(properties.getThreads())
 				.maxKeyLength(distlockProperties.getMaxKeyLength())
 				.listenerConnectionFactory(ListenerConnections.outsideThePool(locks))
 				.build();

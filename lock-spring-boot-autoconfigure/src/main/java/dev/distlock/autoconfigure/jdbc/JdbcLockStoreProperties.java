@@ -66,6 +66,13 @@ public class JdbcLockStoreProperties {
 	private int cleanupBatchSize = 500;
 
 	/**
+	 * Most statements the JDBC store runs at once, each on a thread of its own with a
+	 * connection of the pool. 0 for the pool's maximum size when the data source tells it
+	 * (HikariCP's does), else 10.
+	 */
+	private int threads = 0;
+
+	/**
 	 * When to create the lock table at startup with the script for the database shipped
 	 * in the jar: embedded (H2 and other embedded databases only), always or never.
 	 * Startup fails when the table is still missing after it.
@@ -150,6 +157,22 @@ public class JdbcLockStoreProperties {
 	 */
 	public void setCleanupBatchSize(int cleanupBatchSize) {
 		this.cleanupBatchSize = cleanupBatchSize;
+	}
+
+	/**
+	 * Return how many statements the store runs at once.
+	 * @return the threads, or 0 for the pool's size
+	 */
+	public int getThreads() {
+		return this.threads;
+	}
+
+	/**
+	 * Set how many statements the store runs at once.
+	 * @param threads the threads, or 0 for the pool's size
+	 */
+	public void setThreads(int threads) {
+		this.threads = threads;
 	}
 
 	/**

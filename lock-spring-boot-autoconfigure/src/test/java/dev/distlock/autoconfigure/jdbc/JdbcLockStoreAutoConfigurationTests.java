@@ -213,6 +213,15 @@ class JdbcLockStoreAutoConfigurationTests {
 	}
 
 	@Test
+	void namesTheThreadsPropertyOfANegativeValue() {
+		this.contextRunner.withBean(DataSource.class, this.database::dataSource)
+			.withPropertyValues("distlock.jdbc.threads=-1")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.jdbc.threads"));
+	}
+
+	@Test
 	void refusesARenewalBatchAbovePostgresqlsBindLimitNamingTheProperty() {
 		this.contextRunner.withBean(DataSource.class, this.database::dataSource)
 			.withPropertyValues("distlock.renewal-batch-size=" + (JdbcLockStore.MAX_RENEWAL_BATCH_SIZE + 1))

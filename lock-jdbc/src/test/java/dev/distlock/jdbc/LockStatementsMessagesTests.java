@@ -27,11 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author distlock
  */
-class JdbcLockCommandsMessagesTests {
+class LockStatementsMessagesTests {
 
 	@Test
 	void aVanishedRowNamesItsKeyEscaped() {
-		String message = JdbcLockCommands.vanished("order:1\nWARN forged line", "taken").getMessage();
+		String message = LockStatements.vanished("order:1\nWARN forged line", "taken").getMessage();
 		assertThat(message).doesNotContain("\n").contains("order:1\\nWARN forged line").endsWith("while it was taken");
 	}
 
