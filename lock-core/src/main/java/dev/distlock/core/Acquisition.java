@@ -297,7 +297,7 @@ final class Acquisition {
 	private void adopt(LockEntry entry, CohortGrant handedOver) {
 		if (this.lease.equals(handedOver.lease())) {
 			adopted(entry, handedOver, handedOver.requestedAtNanos());
-			advance();
+			advance(null);
 			return;
 		}
 		long requestedAt = System.nanoTime();
@@ -306,7 +306,7 @@ final class Acquisition {
 			.whenComplete((owned, failure) -> replied(() -> {
 				if (failure == null && Boolean.TRUE.equals(owned)) {
 					adopted(entry, handedOver, requestedAt);
-					return this::advance;
+					return () -> advance(null);
 				}
 				this.engine.releaseInBackground(entry, handedOver.token());
 				this.cursor.askAll(false);
@@ -376,7 +376,7 @@ final class Acquisition {
 						this.trackings.get(i), 0));
 			}
 			this.waiting.unregistered(this.cursor.index());
-			return this::advance;
+			return () -> advance(null);
 		}
 		List<String> keys = this.cursor.requestedKeys().stream().map((i) -> this.entries.get(i).key).toList();
 		this.refusal.refused(attempts, keys, !this.cursor.isAll(), requestedAt, replies.get(0).storeClockMillis());
@@ -391,15 +391,8 @@ final class Acquisition {
 
 	/**
 	 * The one grant-and-advance: with what was just granted held, ask for the next key
-	 * the goal needs, or succeed.
-	 */
-	private void advance() {
-		advance(null);
-	}
-
-	/**
-	 * Advance as {@link #advance()} does, extending {@code fromWakeUp} (a grant a wake-up
-	 * carried) to the lease asked for once the caller learns of it, and before the next
+	 * the goal needs, or succeed; a grant a wake-up carried ({@code fromWakeUp}) is
+	 * extended to the lease asked for once the caller learns of it, and before the next
 	 * key is asked for.
 	 */
 	private void advance(@Nullable Lease fromWakeUp) {
