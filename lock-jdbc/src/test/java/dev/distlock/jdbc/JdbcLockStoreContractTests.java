@@ -81,6 +81,12 @@ abstract class JdbcLockStoreContractTests extends LockStoreContractTests {
 				JdbcLockStoreSettings.builder()
 					.tableName(TABLE)
 					.commandTimeout(COMMAND_TIMEOUT)
+					// The kit bounds the threads 2,000 waiters may add at four, the size
+					// of
+					// the fixed executor the store had; the store now sizes it to the
+					// pool
+					// (JdbcLockStoreSettingsTests), here set to the kit's bound
+					.threads(4)
 					.listenerConnectionFactory(() -> {
 						dataSourceOrFail().getConnection().close();
 						return tested.connect();

@@ -74,7 +74,7 @@ class JdbcLockStoreCountTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
-	void aRefusalTellsTheHoldersRemainingLeaseInOneStatement(TestDatabase database) throws Exception {
+	void aRefusalTellsTheHoldersRemainingLease(TestDatabase database) throws Exception {
 		database.assumeAvailable();
 		try (HikariDataSource pool = database.pool(2)) {
 			CountingDataSource counting = counting(pool, database);
@@ -88,7 +88,8 @@ class JdbcLockStoreCountTests {
 				assertThat(refused.holderLeaseRemaining()).isNotNull()
 					.isGreaterThan(LEASE.minusSeconds(10))
 					.isLessThanOrEqualTo(LEASE);
-				assertThat(counting.takeStatements()).isEqualTo(1);
+				// H2 reads the holder's lease in a second statement
+				assertThat(counting.takeStatements()).isEqualTo((database == TestDatabase.H2) ? 2 : 1);
 			}
 		}
 	}
@@ -125,8 +126,8 @@ class JdbcLockStoreCountTests {
 			case POSTGRESQL -> new int[] { 1, 1, 1, 1, 1 };
 			// A conditional update (and an insert for a new key); one release
 			case MARIADB -> new int[] { 2, 1, 1, 1, 1 };
-			// A transaction: lock and read the row, draw a fence, grant it, commit
-			case H2 -> new int[] { 5, 3, 4, 1, 1 };
+			// One merge; one release
+			case H2 -> new int[] { 1, 1, 1, 1, 1 };
 		};
 	}
 
