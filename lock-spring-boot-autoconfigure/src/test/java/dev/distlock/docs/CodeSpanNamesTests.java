@@ -100,11 +100,11 @@ class CodeSpanNamesTests {
 		Path page = Files.writeString(dir.resolve("page.md"),
 				"""
 						`@DistributedLock(fair = true)`, `mode = READ`, `LockMode.WRITE`, `IllegalStateException`,
-						`distlock.acquire`, `SET NX PX`, `test.contract.LossContract.watchdogReportsALockTakenOverByAnotherOwner`,
+						`distlock.acquire`, `SET NX PX`, `store.test.LossContract.watchdogReportsALockTakenOverByAnotherOwner`,
 						`...watchdogReportsALockTakenOverByAnotherOwner`, `RLock`.
 
 						`@DistributedLock(fairness = true)`, `mode = SHARED`, `LockMode.EXCLUSIVE`, `NoSuchException`,
-						`test.contract.LossContract.rejectsUnlockByAnotherThreadAndKeepsTheKey`, `aop.LossContract`,
+						`store.test.LossContract.rejectsUnlockByAnotherThreadAndKeepsTheKey`, `aop.LossContract`,
 						`...unlockTwice`, `lockClient.nothingLikeThis()`.
 						""");
 		assertThat(new CodeSpanNames(index).problems(dir, List.of(page))).containsExactly(
@@ -112,7 +112,7 @@ class CodeSpanNamesTests {
 				"page.md:5: `mode = SHARED`: no constant SHARED",
 				"page.md:5: `LockMode.EXCLUSIVE`: LockMode declares no EXCLUSIVE",
 				"page.md:5: `NoSuchException`: no type NoSuchException",
-				"page.md:5: `test.contract.LossContract.rejectsUnlockByAnotherThreadAndKeepsTheKey`: "
+				"page.md:5: `store.test.LossContract.rejectsUnlockByAnotherThreadAndKeepsTheKey`: "
 						+ "LossContract declares no rejectsUnlockByAnotherThreadAndKeepsTheKey",
 				"page.md:5: `aop.LossContract`: no type aop.LossContract",
 				"page.md:5: `...unlockTwice`: LossContract declares no unlockTwice",
