@@ -41,6 +41,7 @@ import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
 import dev.distlock.memory.InMemoryGrants.Grant;
+import dev.distlock.store.support.RecentReleases;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,7 +84,7 @@ public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGran
 
 	private final InMemoryFairQueues fairQueues = new InMemoryFairQueues();
 
-	private final InMemoryReleases releases = new InMemoryReleases();
+	private final RecentReleases releases = new RecentReleases(1024);
 
 	/**
 	 * Notifications of the request being executed, sent once it left the monitor.

@@ -32,6 +32,7 @@ import dev.distlock.store.LockStore;
 import dev.distlock.LossReason;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.support.RecentReleases;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import dev.distlock.zookeeper.Holders.Holder;
 import org.apache.curator.framework.CuratorFramework;
@@ -97,6 +98,12 @@ public final class ZooKeeperLockStore
 	 */
 	public static final String DEFAULT_BASE_PATH = "/distlock";
 
+	/**
+	 * How many releases the store remembers, so that their replays answer as they did:
+	 * ZooKeeper keeps no trace of a deleted node.
+	 */
+	private static final int RELEASES_REMEMBERED = 4096;
+
 	private final CuratorFramework client;
 
 	private final LockPaths paths;
@@ -108,6 +115,8 @@ public final class ZooKeeperLockStore
 	private final Background background;
 
 	private final HeldNodes held = new HeldNodes();
+
+	private final RecentReleases releases = new RecentReleases(RELEASES_REMEMBERED);
 
 	private final Holders holders = new Holders(this);
 
@@ -275,16 +284,30 @@ public final class ZooKeeperLockStore
 		Grant grant = this.held.get(key, token);
 		if (grant != null) {
 			this.held.remove(grant);
-			return delete(key, grant.path, "release");
+			return remembered(key, token, delete(key, grant.path, "release"));
 		}
 		return children(key, "release").thenCompose((children) -> {
 			List<String> own = LockPaths.grantsOf(children, token);
 			if (own.isEmpty()) {
-				return CompletableFuture.completedFuture(false);
+				// A replay answers as the first release did
+				return CompletableFuture.completedFuture(this.releases.wasReleased(key, token));
 			}
-			return holder(key, children, Map.of(), "release")
-				.thenCompose((holder) -> deleteAll(key, own, null, "release")
-					.thenApply((deleted) -> holder != null && holder.isOneOf(own)));
+			return remembered(key, token,
+					holder(key, children, Map.of(), "release")
+						.thenCompose((holder) -> deleteAll(key, own, null, "release")
+							.thenApply((deleted) -> holder != null && holder.isOneOf(own))));
+		});
+	}
+
+	/**
+	 * Remember a release that freed the key, for its replays.
+	 */
+	private CompletableFuture<Boolean> remembered(String key, String token, CompletableFuture<Boolean> release) {
+		return release.thenApply((released) -> {
+			if (released) {
+				this.releases.released(key, token);
+			}
+			return released;
 		});
 	}
 

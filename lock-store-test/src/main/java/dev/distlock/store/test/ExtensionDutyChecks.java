@@ -219,6 +219,19 @@ public final class ExtensionDutyChecks {
 						}
 						return woken.get() > 0;
 					});
+				// Both subscriptions listen now (confirming one may wake its listener):
+				// one
+				// release more, with the waiter registered again
+				bystander.set(0);
+				woken.set(0);
+				assertThat(join(two.one.tryAcquire(key, "owner:1", LEASE)).acquired())
+					.as("LockStore.tryAcquire(free key)")
+					.isTrue();
+				join(other.tryAcquire(key, "waiting:1", LEASE, registered, Duration.ofSeconds(3)));
+				join(two.one.release(key, "owner:1"));
+				await().atMost(10, TimeUnit.SECONDS)
+					.alias("WakeOneExtension duty: release wakes the registered waiter")
+					.until(() -> woken.get() > 0);
 				// Nothing may wake the bystander meanwhile: a wake-up takes far less
 				sleep(Duration.ofMillis(300));
 				assertThat(bystander.get())
