@@ -97,16 +97,15 @@ class CodeSpanNamesTests {
 					}
 				}
 				""");
-		Path page = Files.writeString(dir.resolve("page.md"),
-				"""
-						`@DistributedLock(fair = true)`, `mode = READ`, `LockMode.WRITE`, `IllegalStateException`,
-						`distlock.acquire`, `SET NX PX`, `store.test.LossContract.watchdogReportsALockTakenOverByAnotherOwner`,
-						`...watchdogReportsALockTakenOverByAnotherOwner`, `RLock`.
+		Path page = Files.writeString(dir.resolve("page.md"), """
+				`@DistributedLock(fair = true)`, `mode = READ`, `LockMode.WRITE`, `IllegalStateException`,
+				`distlock.acquire`, `SET NX PX`, `store.test.LossContract.watchdogReportsALockTakenOverByAnotherOwner`,
+				`...watchdogReportsALockTakenOverByAnotherOwner`, `RLock`.
 
-						`@DistributedLock(fairness = true)`, `mode = SHARED`, `LockMode.EXCLUSIVE`, `NoSuchException`,
-						`store.test.LossContract.rejectsUnlockByAnotherThreadAndKeepsTheKey`, `aop.LossContract`,
-						`...unlockTwice`, `lockClient.nothingLikeThis()`.
-						""");
+				`@DistributedLock(fairness = true)`, `mode = SHARED`, `LockMode.EXCLUSIVE`, `NoSuchException`,
+				`store.test.LossContract.rejectsUnlockByAnotherThreadAndKeepsTheKey`, `aop.LossContract`,
+				`...unlockTwice`, `lockClient.nothingLikeThis()`.
+				""");
 		assertThat(new CodeSpanNames(index).problems(dir, List.of(page))).containsExactly(
 				"page.md:5: `@DistributedLock(fairness = true)`: @DistributedLock has no attribute fairness",
 				"page.md:5: `mode = SHARED`: no constant SHARED",
