@@ -16,22 +16,17 @@
 
 package dev.distlock;
 
-import dev.distlock.core.DefaultLockClient;
-import dev.distlock.core.LockClientSettings;
-import dev.distlock.core.LockHandle;
-import dev.distlock.core.LockHold;
-import dev.distlock.core.LockTracker;
-import dev.distlock.store.SessionLeaseExtension;
 import java.util.Locale;
 
 /**
- * Why a held lock was lost: the kind a {@link LockTracker} is told, and what
- * {@link LockHold#whenLost()} and {@link LockHandle#whenLost()} complete with. A normal
- * release is never a loss.
+ * Why a held lock was lost: the kind a {@link dev.distlock.core.LockTracker} is told, and
+ * what {@link dev.distlock.core.LockHold#whenLost()} and
+ * {@link dev.distlock.core.LockHandle#whenLost()} complete with. A normal release is
+ * never a loss.
  *
  * @author distlock
  * @since 0.1.0
- * @see LockTracker#lost(LossReason)
+ * @see dev.distlock.core.LockTracker#lost(LossReason)
  */
 public enum LossReason {
 
@@ -60,20 +55,22 @@ public enum LossReason {
 	CLOSED,
 
 	/**
-	 * An operator force-released it (see {@link DefaultLockClient#forceRelease(String)}).
+	 * An operator force-released it (see
+	 * {@link dev.distlock.core.DefaultLockClient#forceRelease(String)}).
 	 */
 	FORCED,
 
 	/**
 	 * It was held longer than the client's maximum hold
-	 * ({@link LockClientSettings#maxHold()}, {@code distlock.max-hold}): no longer
-	 * renewed, it expires with its lease.
+	 * ({@link dev.distlock.core.LockClientSettings#maxHold()},
+	 * {@code distlock.max-hold}): no longer renewed, it expires with its lease.
 	 */
 	MAX_HOLD,
 
 	/**
 	 * The store's session with its backend ended, and the lock with it (a ZooKeeper
-	 * session that expired, see {@link SessionLeaseExtension#lossKind}).
+	 * session that expired, see
+	 * {@link dev.distlock.store.SessionLeaseExtension#lossKind}).
 	 */
 	SESSION_EXPIRED;
 

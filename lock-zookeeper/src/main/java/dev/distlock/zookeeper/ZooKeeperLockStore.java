@@ -25,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.store.InspectionExtension;
@@ -35,8 +34,6 @@ import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import dev.distlock.zookeeper.Holders.Holder;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
 import org.apache.curator.framework.api.BackgroundPathAndBytesable;
@@ -100,8 +97,6 @@ public final class ZooKeeperLockStore
 	 */
 	public static final String DEFAULT_BASE_PATH = "/distlock";
 
-	private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
-
 	private final CuratorFramework client;
 
 	private final LockPaths paths;
@@ -122,17 +117,7 @@ public final class ZooKeeperLockStore
 
 	private final SessionFollower sessions = new SessionFollower(this);
 
-	/** The last lease refused as too long for the session, so that it is logged once. */
-	private final AtomicReference<@Nullable String> refusedLease = new AtomicReference<>();
-
-	/**
-	 * The session timeout negotiated when the store first saw its client connected: what
-	 * the startup check compared the lease with.
-	 */
-	private volatile @Nullable Duration firstSession;
-
-	/** Whether a later session was negotiated shorter than the first. */
-	private volatile boolean sessionShrank;
+	private final LeaseLimit leaseLimit = new LeaseLimit(this);
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -434,55 +419,20 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Record the session timeout negotiated at a (re)connect. The first one is what the
-	 * startup check read; a later, shorter one makes the store check every lease again.
+	 * Record the session timeout negotiated at a (re)connect.
+	 * @see LeaseLimit#sessionNegotiated
 	 */
 	void sessionNegotiated(Duration negotiated) {
-		Duration first = this.firstSession;
-		if (first == null) {
-			this.firstSession = negotiated;
-		}
-		else if (negotiated.compareTo(first) < 0) {
-			this.sessionShrank = true;
-			Duration lease = this.renewals.lastLease();
-			if (lease != null) {
-				// Logged at once, not at the next renewal
-				leaseProblem(lease);
-			}
-		}
+		this.leaseLimit.sessionNegotiated(negotiated, this.renewals.lastLease());
 	}
 
 	/**
-	 * Return the failure of an operation whose lease is longer than
-	 * {@link #longestLease()} once the ensemble negotiated a shorter session than the
-	 * first, or {@code null}. The lease was checked against the first session at startup
-	 * (by the auto-configuration); a session negotiated shorter afterwards, for example
-	 * after a server's configuration changed, makes every acquisition and renewal with
-	 * too long a lease fail, so that holds end with their lease rather than outlive their
-	 * session.
+	 * Return the failure of an operation whose lease is too long for the session, or
+	 * {@code null}.
+	 * @see LeaseLimit#refuse
 	 */
 	@Nullable LockBackendException refuseLease(String key, String what, Duration lease) {
-		String problem = this.sessionShrank ? leaseProblem(lease) : null;
-		return (problem != null) ? new LockBackendException(key, what, new IllegalStateException(problem)) : null;
-	}
-
-	/**
-	 * Return why {@code lease} is too long for the session, logged at error once per
-	 * lease and session timeout, or {@code null} when it is short enough.
-	 */
-	private @Nullable String leaseProblem(Duration lease) {
-		Duration longest = longestLease();
-		if (lease.compareTo(longest) <= 0) {
-			return null;
-		}
-		String problem = "The watchdog lease (" + lease + ") is longer than a third of the ZooKeeper session timeout ("
-				+ sessionTimeout() + " as negotiated with the ensemble): a holder cut off from the ensemble could "
-				+ "still trust its lease after its session ended; lower the lease to " + longest
-				+ " or less, or raise the session timeout";
-		if (!problem.equals(this.refusedLease.getAndSet(problem))) {
-			logger.error(problem + ". Every acquisition and renewal fails until then");
-		}
-		return problem;
+		return this.leaseLimit.refuse(key, what, lease);
 	}
 
 	CuratorFramework client() {

@@ -15,7 +15,6 @@
  */
 package dev.distlock.store.support;
 
-import dev.distlock.store.BlockingLockStore;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -29,8 +28,8 @@ import org.springframework.util.Assert;
  * The bounded executor of a store whose backend client blocks: a fixed number of daemon
  * threads, idle ones ending after 30 seconds, and a bounded queue. A task it cannot take
  * is refused at once with a {@link RejectedExecutionException} that says so, rather than
- * blocking the caller. {@link BlockingLockStore} runs its operations on one; a store
- * whose own client library blocks can too.
+ * blocking the caller. {@link dev.distlock.store.BlockingLockStore} runs its operations
+ * on one; a store whose own client library blocks can too.
  *
  * @author distlock
  * @since 0.1.0

@@ -16,7 +16,6 @@
 
 package dev.distlock.store.support;
 
-import dev.distlock.store.BlockingLockStore;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Queue;
@@ -36,9 +35,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the scheduler thread no wake-up of its own, and a bound fires up to one tick late.
  * <p>
  * For store authors: the request bound of a store whose client applies none of its own
- * (or one longer than the store's command timeout). {@link BlockingLockStore} bounds
- * every operation with it. Completing a bounded stage on this thread runs the stage's
- * dependent actions here, so they must not block.
+ * (or one longer than the store's command timeout).
+ * {@link dev.distlock.store.BlockingLockStore} bounds every operation with it. Completing
+ * a bounded stage on this thread runs the stage's dependent actions here, so they must
+ * not block.
  *
  * @author distlock
  * @since 0.1.0
