@@ -137,7 +137,7 @@ class VoucherApplicationAotTests {
 		List<String> command = List.of(java, "-Dspring.aot.enabled=true", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
 				"-Xmx256m", "-jar", jar.toString(), "--server.port=" + port, "--server.address=127.0.0.1",
 				"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
-				"--sample.embedded-redis.enabled=false", "--distlock.key-prefix=" + keyPrefix,
+				"--sample.embedded-redis.enabled=false", "--distlock.redis.key-prefix=" + keyPrefix,
 				"--spring.main.banner-mode=off");
 		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 	}

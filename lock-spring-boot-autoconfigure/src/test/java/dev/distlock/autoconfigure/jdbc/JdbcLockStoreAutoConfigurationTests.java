@@ -20,10 +20,10 @@ import dev.distlock.autoconfigure.DistlockProperties;
 import dev.distlock.autoconfigure.JdbcTestDatabase;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
+import dev.distlock.autoconfigure.LockHealthIndicators;
 import dev.distlock.autoconfigure.LockHealthAutoConfiguration;
 import dev.distlock.autoconfigure.store.LockStoreSelectionException;
 import java.time.Duration;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -315,14 +315,15 @@ class JdbcLockStoreAutoConfigurationTests {
 			.run((context) -> {
 				Object indicator = context.getBean("distlockHealthIndicator");
 				try (LockHold hold = context.getBean(LockClient.class).acquire("job", Duration.ZERO, null)) {
-					await().atMost(Duration.ofSeconds(10)).until(() -> details(indicator).get("lastRenewal") != null);
-					Object firstRenewal = details(indicator).get("lastRenewal");
 					await().atMost(Duration.ofSeconds(10))
-						.until(() -> !firstRenewal.equals(details(indicator).get("lastRenewal")));
-					assertThat(status(indicator)).isEqualTo("UP");
-					assertThat(details(indicator)).containsEntry("lastRenewalOutcome", "renewed")
+						.until(() -> LockHealthIndicators.details(indicator).get("lastRenewal") != null);
+					Object firstRenewal = LockHealthIndicators.details(indicator).get("lastRenewal");
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> !firstRenewal.equals(LockHealthIndicators.details(indicator).get("lastRenewal")));
+					assertThat(LockHealthIndicators.status(indicator)).isEqualTo("UP");
+					assertThat(LockHealthIndicators.details(indicator)).containsEntry("lastRenewalOutcome", "renewed")
 						.doesNotContainKey("lastRenewalError");
-					assertThat(((Number) details(indicator).get("held")).longValue()).isOne();
+					assertThat(((Number) LockHealthIndicators.details(indicator).get("held")).longValue()).isOne();
 					assertThat(hold.isValid()).isTrue();
 				}
 			});
@@ -334,24 +335,6 @@ class JdbcLockStoreAutoConfigurationTests {
 
 	private static JdbcLockStore newStore(DataSource dataSource) {
 		return new JdbcLockStore(dataSource, dev.distlock.jdbc.JdbcLockStoreSettings.builder().build());
-	}
-
-	/**
-	 * The health of the indicator for Spring Boot 3's or 4's health API, by reflection.
-	 */
-	private static Object health(Object indicator) throws Exception {
-		return indicator.getClass().getMethod("health").invoke(indicator);
-	}
-
-	private static String status(Object indicator) throws Exception {
-		Object health = health(indicator);
-		return String.valueOf(health.getClass().getMethod("getStatus").invoke(health));
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Map<String, Object> details(Object indicator) throws Exception {
-		Object health = health(indicator);
-		return (Map<String, Object>) health.getClass().getMethod("getDetails").invoke(health);
 	}
 
 	record Databases(JdbcTestDatabase first, JdbcTestDatabase second) {

@@ -18,16 +18,14 @@ package dev.distlock.sample.jdbc;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import dev.distlock.store.LockStore;
 import dev.distlock.jdbc.JdbcLockStore;
+import dev.distlock.sample.SampleInstance;
 import dev.distlock.sample.SharedDatabase;
-import dev.distlock.sample.VoucherApplication;
 import dev.distlock.sample.load.Burst;
 import dev.distlock.sample.load.BurstResult;
 import org.flywaydb.core.Flyway;
@@ -37,7 +35,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
@@ -104,18 +101,7 @@ class JdbcStoreTwoInstancesTests {
 	}
 
 	private static ConfigurableApplicationContext start(String name, SharedDatabase database) {
-		Map<String, Object> properties = new HashMap<>(database.properties());
-		properties.put("spring.application.name", name);
-		properties.put("server.port", 0);
-		properties.put("spring.main.banner-mode", "off");
-		SpringApplicationBuilder application = new SpringApplicationBuilder(VoucherApplication.class);
-		application.profiles(
-				(database.profile() != null) ? new String[] { database.profile(), "jdbc" } : new String[] { "jdbc" });
-		// command line arguments, so that they win over the profile's settings
-		return application.run(properties.entrySet()
-			.stream()
-			.map((property) -> "--" + property.getKey() + "=" + property.getValue())
-			.toArray(String[]::new));
+		return SampleInstance.on(database).with("spring.application.name", name).profile("jdbc").start();
 	}
 
 	/**

@@ -18,15 +18,13 @@ package dev.distlock.sample.load;
 
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.distlock.sample.SampleInstance;
 import dev.distlock.sample.SharedDatabase;
-import dev.distlock.sample.VoucherApplication;
 import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.TestRedis;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +33,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,24 +99,11 @@ class HotItemRunTests {
 
 	private static ConfigurableApplicationContext start(String name, SharedDatabase database, RedisEndpoint redis,
 			String keyPrefix) {
-		Map<String, Object> properties = new HashMap<>(database.properties());
-		properties.put("spring.application.name", name);
-		properties.put("server.port", 0);
-		properties.put("spring.data.redis.host", redis.host());
-		properties.put("spring.data.redis.port", redis.port());
-		properties.put("sample.embedded-redis.enabled", false);
-		properties.put("sample.orders.work", "5ms");
-		properties.put("distlock.key-prefix", keyPrefix);
-		properties.put("spring.main.banner-mode", "off");
-		SpringApplicationBuilder application = new SpringApplicationBuilder(VoucherApplication.class);
-		if (database.profile() != null) {
-			application.profiles(database.profile());
-		}
-		// command line arguments, so that they win over the profile's settings
-		return application.run(properties.entrySet()
-			.stream()
-			.map((property) -> "--" + property.getKey() + "=" + property.getValue())
-			.toArray(String[]::new));
+		return SampleInstance.on(database)
+			.with("spring.application.name", name)
+			.redis(redis, keyPrefix)
+			.with("sample.orders.work", "5ms")
+			.start();
 	}
 
 }

@@ -15,13 +15,8 @@
  */
 package dev.distlock.sample.observability;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockAcquisitionException;
 import dev.distlock.LockLostException;
+import dev.distlock.sample.SampleHttp;
 import dev.distlock.sample.VoucherApplication;
 import dev.distlock.sample.load.VoucherApiClient;
 import dev.distlock.sample.voucher.OrderTransactionHooks;
@@ -70,8 +66,6 @@ import static org.awaitility.Awaitility.await;
 class ObservabilityTests {
 
 	private static final String ORDER_LOCK = "VoucherOrderService.order";
-
-	private final HttpClient http = HttpClient.newHttpClient();
 
 	private final JsonMapper json = JsonMapper.builder().build();
 
@@ -327,8 +321,8 @@ class ObservabilityTests {
 		throw new AssertionError("No " + statistic + " in " + response.body());
 	}
 
-	private HttpResponse<String> get(ConfigurableApplicationContext context, String path) {
-		return send(HttpRequest.newBuilder(baseUri(context).resolve(path)).GET().build());
+	private static HttpResponse<String> get(ConfigurableApplicationContext context, String path) {
+		return new SampleHttp(context.getEnvironment()).get(path);
 	}
 
 	/**
@@ -343,21 +337,8 @@ class ObservabilityTests {
 		assertThat(holding.join().statusCode()).isEqualTo(201);
 	}
 
-	private HttpResponse<String> delete(ConfigurableApplicationContext context, String path) {
-		return send(HttpRequest.newBuilder(baseUri(context).resolve(path)).DELETE().build());
-	}
-
-	private HttpResponse<String> send(HttpRequest request) {
-		try {
-			return this.http.send(request, BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+	private static HttpResponse<String> delete(ConfigurableApplicationContext context, String path) {
+		return new SampleHttp(context.getEnvironment()).delete(path);
 	}
 
 	private ConfigurableApplicationContext start(RedisEndpoint redis, String database, String... extra) {
@@ -375,12 +356,8 @@ class ObservabilityTests {
 		return context;
 	}
 
-	private static URI baseUri(ConfigurableApplicationContext context) {
-		return URI.create("http://localhost:" + context.getEnvironment().getProperty("local.server.port") + "/");
-	}
-
 	private static VoucherApiClient api(ConfigurableApplicationContext context) {
-		return new VoucherApiClient(HttpClient.newHttpClient(), baseUri(context));
+		return new VoucherApiClient(HttpClient.newHttpClient(), new SampleHttp(context.getEnvironment()).uri("/"));
 	}
 
 	/**

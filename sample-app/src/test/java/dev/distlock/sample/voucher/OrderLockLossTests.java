@@ -19,16 +19,13 @@ package dev.distlock.sample.voucher;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.distlock.sample.SampleInstance;
 import dev.distlock.sample.SharedDatabase;
-import dev.distlock.sample.VoucherApplication;
 import dev.distlock.sample.load.VoucherApiClient;
-import dev.distlock.testing.redis.RedisEndpoint;
 import dev.distlock.testing.redis.TestRedis;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
@@ -36,7 +33,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -95,24 +91,10 @@ class OrderLockLossTests {
 	}
 
 	private static ConfigurableApplicationContext start(SharedDatabase database, String keyPrefix) {
-		RedisEndpoint redis = TestRedis.endpoint();
-		Map<String, Object> properties = new HashMap<>(database.properties());
-		properties.put("server.port", 0);
-		properties.put("spring.data.redis.host", redis.host());
-		properties.put("spring.data.redis.port", redis.port());
-		properties.put("sample.embedded-redis.enabled", false);
-		properties.put("distlock.key-prefix", keyPrefix);
-		properties.put("spring.main.banner-mode", "off");
-		SpringApplicationBuilder application = new SpringApplicationBuilder(VoucherApplication.class,
-				OrderTransactionHooks.HooksConfiguration.class);
-		if (database.profile() != null) {
-			application.profiles(database.profile());
-		}
-		// command line arguments, so that they win over the profile's settings
-		return application.run(properties.entrySet()
-			.stream()
-			.map((property) -> "--" + property.getKey() + "=" + property.getValue())
-			.toArray(String[]::new));
+		return SampleInstance.on(database)
+			.redis(TestRedis.endpoint(), keyPrefix)
+			.source(OrderTransactionHooks.HooksConfiguration.class)
+			.start();
 	}
 
 }

@@ -16,13 +16,7 @@
 
 package dev.distlock.sample.voucher;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,11 +27,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 
+import dev.distlock.sample.SampleHttp;
 import dev.distlock.sample.SampleTestRedis;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -58,12 +53,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = "spring.datasource.url=jdbc:h2:mem:segmented-voucher-tests;DB_CLOSE_DELAY=-1")
 class SegmentedVoucherTests {
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
 	@Autowired
 	private Environment environment;
+
+	private SampleHttp http;
+
+	@BeforeEach
+	void connect() {
+		this.http = new SampleHttp(this.environment);
+	}
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
@@ -183,38 +181,15 @@ class SegmentedVoucherTests {
 	}
 
 	private HttpResponse<String> post(String path, @Nullable Map<String, ?> body, @Nullable String userId) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json");
-		if (userId != null) {
-			request.header("X-User-Id", userId);
-		}
-		request.POST(
-				(body != null) ? BodyPublishers.ofString(this.json.writeValueAsString(body)) : BodyPublishers.noBody());
-		return send(request.build());
+		return this.http.post(path, body, userId);
 	}
 
 	private HttpResponse<String> get(String path) {
-		return send(HttpRequest.newBuilder(uri(path)).GET().build());
-	}
-
-	private HttpResponse<String> send(HttpRequest request) {
-		try {
-			return this.http.send(request, BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private URI uri(String path) {
-		return URI.create("http://localhost:" + this.environment.getProperty("local.server.port") + path);
+		return this.http.get(path);
 	}
 
 	private JsonNode body(HttpResponse<String> response) {
-		return this.json.readTree(response.body());
+		return this.http.body(response);
 	}
 
 }

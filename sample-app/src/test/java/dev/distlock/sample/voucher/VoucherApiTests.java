@@ -16,13 +16,9 @@
 
 package dev.distlock.sample.voucher;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,11 +26,12 @@ import java.util.Map;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockHandle;
+import dev.distlock.sample.SampleHttp;
 import dev.distlock.sample.SampleTestRedis;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -59,12 +56,15 @@ class VoucherApiTests {
 
 	private static final String PROBLEM_JSON = "application/problem+json";
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
 	@Autowired
 	private Environment environment;
+
+	private SampleHttp http;
+
+	@BeforeEach
+	void connect() {
+		this.http = new SampleHttp(this.environment);
+	}
 
 	@Autowired
 	private LockClient lockClient;
@@ -196,7 +196,7 @@ class VoucherApiTests {
 	@Test
 	void missingUserHeaderIsInvalidUser() {
 		long voucher = createVoucher(1, null);
-		assertProblem(send(HttpRequest.newBuilder(uri("/api/vouchers/" + voucher + "/orders"))
+		assertProblem(this.http.send(HttpRequest.newBuilder(this.http.uri("/api/vouchers/" + voucher + "/orders"))
 			.POST(BodyPublishers.noBody())
 			.build()), 400, "invalid-user");
 	}
@@ -224,7 +224,7 @@ class VoucherApiTests {
 		assertProblem(post("/api/vouchers", Map.of("title", "Negative", "stock", -1), null), 400, "invalid-voucher");
 		assertProblem(post("/api/vouchers", Map.of("title", "Backwards", "stock", 1, "beginTime",
 				"2030-01-02T00:00:00Z", "endTime", "2030-01-01T00:00:00Z"), null), 400, "invalid-voucher");
-		assertProblem(send(HttpRequest.newBuilder(uri("/api/vouchers"))
+		assertProblem(this.http.send(HttpRequest.newBuilder(this.http.uri("/api/vouchers"))
 			.header("Content-Type", "application/json")
 			.POST(BodyPublishers.ofString("{\"title\":"))
 			.build()), 400, "invalid-voucher");
@@ -251,38 +251,15 @@ class VoucherApiTests {
 	}
 
 	private HttpResponse<String> post(String path, @Nullable Map<String, ?> body, @Nullable String userId) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json");
-		if (userId != null) {
-			request.header("X-User-Id", userId);
-		}
-		request.POST(
-				(body != null) ? BodyPublishers.ofString(this.json.writeValueAsString(body)) : BodyPublishers.noBody());
-		return send(request.build());
+		return this.http.post(path, body, userId);
 	}
 
 	private HttpResponse<String> get(String path) {
-		return send(HttpRequest.newBuilder(uri(path)).GET().build());
-	}
-
-	private HttpResponse<String> send(HttpRequest request) {
-		try {
-			return this.http.send(request, BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private URI uri(String path) {
-		return URI.create("http://localhost:" + this.environment.getProperty("local.server.port") + path);
+		return this.http.get(path);
 	}
 
 	private JsonNode body(HttpResponse<String> response) {
-		return this.json.readTree(response.body());
+		return this.http.body(response);
 	}
 
 	private void assertProblem(HttpResponse<String> response, int status, String code) {
