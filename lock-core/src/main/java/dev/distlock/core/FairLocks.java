@@ -42,28 +42,10 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-final class FairLocks extends LockClientFacade {
-
-	private final Locks locks;
-
-	private final ThreadLocks threadLocks;
-
-	private final DefaultLockClient client;
+final class FairLocks extends LockView {
 
 	FairLocks(Locks locks, DefaultLockClient client) {
-		this.locks = locks;
-		this.threadLocks = new ThreadLocks(locks);
-		this.client = client;
-	}
-
-	@Override
-	ThreadLocks threadLocks() {
-		return this.threadLocks;
-	}
-
-	@Override
-	Locks locks() {
-		return this.locks;
+		super(locks, client);
 	}
 
 	@Override
@@ -110,14 +92,6 @@ final class FairLocks extends LockClientFacade {
 	@Override
 	public LockClient readLocks() {
 		return this.client.readLocks();
-	}
-
-	/**
-	 * Close the client this view belongs to.
-	 */
-	@Override
-	public void close() {
-		this.client.close();
 	}
 
 }

@@ -45,28 +45,10 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-final class ReadLocks extends LockClientFacade {
-
-	private final Locks locks;
-
-	private final ThreadLocks threadLocks;
-
-	private final DefaultLockClient client;
+final class ReadLocks extends LockView {
 
 	ReadLocks(Locks locks, DefaultLockClient client) {
-		this.locks = locks;
-		this.threadLocks = new ThreadLocks(locks);
-		this.client = client;
-	}
-
-	@Override
-	ThreadLocks threadLocks() {
-		return this.threadLocks;
-	}
-
-	@Override
-	Locks locks() {
-		return this.locks;
+		super(locks, client);
 	}
 
 	@Override
@@ -95,14 +77,6 @@ final class ReadLocks extends LockClientFacade {
 	@Override
 	public LockClient readLocks() {
 		return this;
-	}
-
-	/**
-	 * Close the client this view belongs to.
-	 */
-	@Override
-	public void close() {
-		this.client.close();
 	}
 
 }
