@@ -171,13 +171,11 @@ final class AcknowledgedAcquire implements AutoCloseable {
 				if (failure == null) {
 					return CompletableFuture.completedFuture(reply);
 				}
-				Throwable cause = Stages.unwrap(failure);
-				if (cause instanceof RedisCommandExecutionException && cause.getMessage() != null
-						&& cause.getMessage().startsWith("NOSCRIPT")) {
+				if (LettuceScriptExecutor.isNoScript(failure)) {
 					return commands.<Object>eval(script.source().getBytes(StandardCharsets.UTF_8),
 							ScriptOutputType.MULTI, scriptKeys, args);
 				}
-				return CompletableFuture.failedFuture(cause);
+				return CompletableFuture.failedFuture(Stages.unwrap(failure));
 			})
 			.thenCompose((stage) -> stage);
 	}

@@ -46,7 +46,7 @@ final class ChannelListeners {
 	/**
 	 * The message that wakes every listener of a channel.
 	 */
-	static final String BROADCAST = "released";
+	static final String BROADCAST = LuaHelpers.RELEASED;
 
 	/**
 	 * A grant to a fair waiter: its token, the fencing token, the server clock in

@@ -251,7 +251,14 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 				|| (cause instanceof RedisException && "Connection is closed".equals(cause.getMessage()));
 	}
 
-	private static boolean isNoScript(Throwable failure) {
+	/**
+	 * Return whether {@code failure} is the server's answer to {@code EVALSHA} of a
+	 * script it does not have ({@code NOSCRIPT}, after a restart, a failover or
+	 * {@code SCRIPT FLUSH}), which {@code EVAL} of the source answers instead.
+	 * @param failure the failure of an {@code EVALSHA}
+	 * @return whether the script must be sent again
+	 */
+	static boolean isNoScript(Throwable failure) {
 		Throwable cause = Stages.unwrap(failure);
 		return cause instanceof RedisCommandExecutionException && cause.getMessage() != null
 				&& cause.getMessage().startsWith("NOSCRIPT");

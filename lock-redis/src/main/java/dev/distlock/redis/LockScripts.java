@@ -121,7 +121,7 @@ final class LockScripts {
 					local token, leaseMillis, markMillis, recheckMillis = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					local waiter, waiterMillis = ARGV[5], ARGV[6]
 					local function grant(fenceToken)
-					  if waiter ~= '' and waiter ~= '*' then
+					  if waiter ~= '' and waiter ~= EVERY_RELEASE then
 					    redis.call('zrem', waitersKey, waiter)
 					  end
 					  return {1, fenceToken}
@@ -165,7 +165,7 @@ final class LockScripts {
 					local held = kind(lockKey)
 					local function refuse(pttl)
 					  if listenMillis ~= '' then
-					    listen(waitersKey, '*', listenMillis)
+					    listen(waitersKey, EVERY_RELEASE, listenMillis)
 					  end
 					  return {0, pttl}
 					end
@@ -375,7 +375,7 @@ final class LockScripts {
 					  end
 					  if ttl ~= nil then
 					    if listenMillis ~= '' then
-					      listen(KEYS[base + 5], '*', listenMillis)
+					      listen(KEYS[base + 5], EVERY_RELEASE, listenMillis)
 					    end
 					    if busy == nil then
 					      busy = {0, i, ttl}
@@ -503,7 +503,7 @@ final class LockScripts {
 					if held then
 					  redis.call('del', lockKey)
 					  clearMark(writerWaitingKey, held)
-					  redis.call(publish, channel, 'released')
+					  redis.call(publish, channel, RELEASED)
 					  return held
 					end
 					return ''

@@ -117,10 +117,10 @@ final class LuaHelpers {
 	static final LuaHelper REFUSED = new LuaHelper("refused", """
 			local function refused(mark, token, markMillis, first, recheckMillis)
 			  local current = redis.call('get', mark)
-			  if current == token or current == 'pending:' .. token then
+			  if current == token or current == PENDING .. token then
 			    redis.call('set', mark, token, 'PX', markMillis)
 			  elseif not current then
-			    redis.call('set', mark, 'pending:' .. token, 'PX', markMillis)
+			    redis.call('set', mark, PENDING .. token, 'PX', markMillis)
 			    return math.min(first, tonumber(recheckMillis))
 			  end
 			  return first
@@ -133,7 +133,7 @@ final class LuaHelpers {
 	static final LuaHelper CLEAR_MARK = new LuaHelper("clearMark", """
 			local function clearMark(mark, token)
 			  local current = redis.call('get', mark)
-			  if current == token or current == 'pending:' .. token then
+			  if current == token or current == PENDING .. token then
 			    redis.call('del', mark)
 			  end
 			end
@@ -145,7 +145,7 @@ final class LuaHelpers {
 	static final LuaHelper MARKED = new LuaHelper("marked", """
 			local function marked(mark)
 			  local current = redis.call('get', mark)
-			  return current and string.sub(current, 1, 8) ~= 'pending:'
+			  return current and string.sub(current, 1, #PENDING) ~= PENDING
 			end
 			""");
 
@@ -252,14 +252,14 @@ final class LuaHelpers {
 			  redis.call('zremrangebyscore', waitersKey, '-inf', '(' .. string.format('%d', at))
 			  local first = redis.call('zrange', waitersKey, 0, 1)
 			  local woken = first[1]
-			  if woken == '*' then
+			  if woken == EVERY_RELEASE then
 			    woken = first[2]
 			  end
 			  if woken then
 			    redis.call('zrem', waitersKey, woken)
 			    redis.call(publish, channel, woken)
 			  elseif first[1] then
-			    redis.call(publish, channel, 'released')
+			    redis.call(publish, channel, RELEASED)
 			  end
 			end
 			""");
@@ -285,6 +285,23 @@ final class LuaHelpers {
 	 * The waiters-set member of the listeners that hear every release.
 	 */
 	static final String EVERY_RELEASE = "*";
+
+	/**
+	 * The message a release publishes on its key's channel to wake every listener.
+	 */
+	static final String RELEASED = "released";
+
+	/**
+	 * The prefix of a writer-waiting mark left by a first refusal ({@code REFUSED}).
+	 */
+	static final String PENDING = "pending:";
+
+	/**
+	 * The protocol's literals as Lua locals, first in every script (before the key
+	 * locals), so that scripts and the Java side share one spelling of each.
+	 */
+	static final String PROTOCOL_LOCALS = "local EVERY_RELEASE, RELEASED, PENDING = '" + EVERY_RELEASE + "', '"
+			+ RELEASED + "', '" + PENDING + "'\n";
 
 	/**
 	 * {@code holder(key)}: the writer's token, one reader's token (the one whose lease

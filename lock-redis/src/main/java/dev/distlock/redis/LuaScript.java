@@ -49,7 +49,8 @@ final class LuaScript {
 	}
 
 	/**
-	 * Build a script from a prelude, the helpers it uses, in order, and its body.
+	 * Build a script from the protocol's literals ({@link LuaHelpers#PROTOCOL_LOCALS}), a
+	 * prelude, the helpers it uses, in order, and its body.
 	 * @param name the script's name, for errors
 	 * @param reply the kind of reply
 	 * @param prelude the key locals
@@ -58,7 +59,7 @@ final class LuaScript {
 	 * @return the script
 	 */
 	static LuaScript of(String name, Reply reply, String prelude, List<LuaHelper> helpers, String body) {
-		StringBuilder source = new StringBuilder(prelude);
+		StringBuilder source = new StringBuilder(LuaHelpers.PROTOCOL_LOCALS).append(prelude);
 		helpers.forEach((helper) -> source.append(helper.source()));
 		return new LuaScript(name, source.append(body).toString(), reply);
 	}

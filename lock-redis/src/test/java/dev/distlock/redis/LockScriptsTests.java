@@ -49,7 +49,9 @@ class LockScriptsTests {
 				"local lockKey, fenceKey, channel, writerWaitingKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]",
 				"local waitersKey, queueKey, aliveKey, grantsKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]");
 		for (LuaScript script : LockScripts.ALL) {
-			String source = script.source();
+			assertThat(script.source()).as("%s starts with the protocol's literals", script)
+				.startsWith(LuaHelpers.PROTOCOL_LOCALS);
+			String source = script.source().substring(LuaHelpers.PROTOCOL_LOCALS.length());
 			if (source.startsWith(LockScripts.KEY_LOCALS)) {
 				// The release alone receives one key past the eight, named at the top
 				String body = source.substring(LockScripts.KEY_LOCALS.length())
