@@ -307,10 +307,11 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.jdbc.initialize-schema")).containsExactly("embedded");
 		assertThat(defaultValue(json, "distlock.jdbc.cleanup-interval")).containsExactly("1m");
 		assertThat(defaultValue(json, "distlock.jdbc.cleanup-batch-size")).containsExactly(500);
+		assertThat(defaultValue(json, "distlock.jdbc.threads")).containsExactly(0);
 		assertThat(defaultValue(json, "distlock.leader.enabled")).containsExactly(false);
 		assertThat(defaultValue(json, "distlock.leader.name")).isEmpty();
 		assertThat(defaultValue(json, "distlock.leader.retry-interval")).containsExactly("2s");
-		assertThat(descriptions).hasSize(40).allSatisfy((description) -> assertThat(description).isNotBlank());
+		assertThat(descriptions).hasSize(41).allSatisfy((description) -> assertThat(description).isNotBlank());
 	}
 
 	private static List<Object> defaultValue(String json, String property) {
