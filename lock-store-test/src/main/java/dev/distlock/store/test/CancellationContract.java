@@ -101,8 +101,9 @@ abstract class CancellationContract extends ContractGroup {
 		caller.join(SECOND.toMillis());
 		assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
 		store.resume();
-		waitAtMost(SECOND).until(() -> !isLocked(key));
-		assertThat(client.heldCount()).isZero();
+		// The late grant is released in the background: the store's key and the client's
+		// count of held locks both end empty, in either order
+		waitAtMost(SECOND).until(() -> !isLocked(key) && client.heldCount() == 0);
 	}
 
 	@Test
