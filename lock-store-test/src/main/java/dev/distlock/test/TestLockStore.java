@@ -40,9 +40,9 @@ import org.jspecify.annotations.Nullable;
  * assertThatExceptionOfType(LockBackendException.class)
  *     .isThrownBy(() -&gt; client.acquire("order:42", Duration.ZERO, null));
  * store.setUnreachable(false);
- * </pre> {@link InMemoryLocks#store()} is one, under the client {@link InMemoryLocks}
- * gives the code under test. Operations other than these controls behave exactly as in
- * {@link InMemoryLockStore}.
+ * </pre> {@code InMemoryLocks.store()} ({@code lock-spring-boot-test}) is one, under the
+ * client {@code InMemoryLocks} gives the code under test. Operations other than these
+ * controls behave exactly as in {@link InMemoryLockStore}.
  *
  * @author distlock
  * @since 0.1.0

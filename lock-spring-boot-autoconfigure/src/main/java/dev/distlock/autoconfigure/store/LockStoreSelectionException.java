@@ -27,6 +27,9 @@ public final class LockStoreSelectionException extends IllegalStateException {
 
 	private static final long serialVersionUID = 1L;
 
+	/**
+	 * What the application should change.
+	 */
 	private final String action;
 
 	LockStoreSelectionException(String message, String action) {
