@@ -22,7 +22,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 
-import dev.distlock.store.LockStore.Attempt;
 
 /**
  * The statements of a {@link JdbcLockStore} on H2: an acquisition in one {@code MERGE},
@@ -39,23 +38,10 @@ final class H2Statements extends LockStatements {
 
 	private final String nextFence;
 
-	private final String acquire;
-
 	H2Statements(String table, Duration commandTimeout) {
 		super(table, commandTimeout, JdbcDialect.H2.nowMillis(), "0", " FOR UPDATE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0)";
 		this.nextFence = "SELECT NEXT VALUE FOR " + table + "_fence_seq";
-		String now = this.now;
-		String sequence = "NEXT VALUE FOR " + table + "_fence_seq";
-		// H2 checks the WHEN MATCHED condition again on the row's latest version once it
-		// holds the row lock, and the fence is drawn then
-		this.acquire = "SELECT fencing_token FROM FINAL TABLE (MERGE INTO " + table
-				+ " l USING (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT))) AS r(k, o, m) ON l.lock_key = r.k "
-				+ "WHEN MATCHED AND (l.released OR l.expires_at <= " + now + " OR l.owner_token = r.o) THEN UPDATE SET "
-				+ "fencing_token = CASE WHEN l.owner_token = r.o AND l.released = FALSE AND l.expires_at > " + now
-				+ " THEN l.fencing_token ELSE " + sequence + " END, owner_token = r.o, released = FALSE, expires_at = "
-				+ now + " + r.m WHEN NOT MATCHED THEN INSERT (" + COLUMNS + ") VALUES (r.k, r.o, FALSE, " + now
-				+ " + r.m, " + sequence + "))";
 	}
 
 	@Override
@@ -67,40 +53,6 @@ final class H2Statements extends LockStatements {
 	int readCommitted(Connection connection, int isolation) throws SQLException {
 		connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
 		return isolation;
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Here one {@code MERGE}: it inserts a granted row for a new key, and else grants the
-	 * row if it is free or extends it if {@code token} holds it. A refusal reads the
-	 * holder's remaining lease in a second statement. H2's clock is the statement's
-	 * start: a refusal whose lease may have ended during the statement is tried once
-	 * more.
-	 */
-	@Override
-	Attempt acquire(Connections connections, String key, String token, Duration lease) throws SQLException {
-		return connections.atReadCommitted((connection) -> {
-			for (int round = 0;; round++) {
-				long started = System.nanoTime();
-				try (PreparedStatement statement = prepare(connection, this.acquire)) {
-					text(statement, 1, key);
-					text(statement, 2, token);
-					millis(statement, 3, lease);
-					try (ResultSet rows = statement.executeQuery()) {
-						if (rows.next()) {
-							return Attempt.granted(rows.getLong(1));
-						}
-					}
-				}
-				Row row = inspect(connection, key);
-				boolean mayBeFree = row == null || !row.held() || mayHaveEnded(row.remainingMillis(), started);
-				if (round == 0 && mayBeFree) {
-					continue;
-				}
-				return Attempt.busy((row != null && row.held()) ? row.remaining() : null);
-			}
-		});
 	}
 
 	@Override

@@ -88,8 +88,7 @@ class JdbcLockStoreCountTests {
 				assertThat(refused.holderLeaseRemaining()).isNotNull()
 					.isGreaterThan(LEASE.minusSeconds(10))
 					.isLessThanOrEqualTo(LEASE);
-				// H2 reads the holder's lease in a second statement
-				assertThat(counting.takeStatements()).isEqualTo((database == TestDatabase.H2) ? 2 : 1);
+				assertThat(counting.takeStatements()).isEqualTo(1);
 			}
 		}
 	}
@@ -126,8 +125,10 @@ class JdbcLockStoreCountTests {
 			case POSTGRESQL -> new int[] { 1, 1, 1, 1, 1 };
 			// A conditional update (and an insert for a new key); one release
 			case MARIADB -> new int[] { 2, 1, 1, 1, 1 };
-			// One merge; one release
-			case H2 -> new int[] { 1, 1, 1, 1, 1 };
+			// The row locked and read, then granted with its fence, in one transaction (a
+			// one-statement MERGE failed requests of two instances on an H2 server); one
+			// release
+			case H2 -> new int[] { 5, 3, 4, 1, 1 };
 		};
 	}
 
