@@ -22,7 +22,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 
-
 /**
  * The statements of a {@link JdbcLockStore} on H2: an acquisition in one {@code MERGE},
  * fencing tokens from the table's sequence, releases found by polling, {@code FOR UPDATE}
