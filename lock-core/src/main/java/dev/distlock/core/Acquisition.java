@@ -379,7 +379,7 @@ final class Acquisition {
 			return () -> advance(null);
 		}
 		List<String> keys = this.cursor.requestedKeys().stream().map((i) -> this.entries.get(i).key).toList();
-		this.refusal.refused(attempts, keys, !this.cursor.isAll(), requestedAt, replies.get(0).storeClockMillis());
+		this.refusal.refused(attempts, keys, requestedAt, replies.get(0).storeClockMillis());
 		return this::afterRefusal;
 	}
 

@@ -54,12 +54,11 @@ final class LastRefusal {
 	 * last asked for.
 	 * @param attempts the store's answers, one per key asked for
 	 * @param keys the keys asked for
-	 * @param oneKey whether one key was asked for (only then does the store clock count)
 	 * @param requestedAt when the request was sent
 	 * @param storeClockMillis when the store decided, on its own clock, or
-	 * {@link ClockedAttempt#UNKNOWN_CLOCK}
+	 * {@link ClockedAttempt#UNKNOWN_CLOCK} (always for a request of several keys)
 	 */
-	void refused(List<Attempt> attempts, List<String> keys, boolean oneKey, long requestedAt, long storeClockMillis) {
+	void refused(List<Attempt> attempts, List<String> keys, long requestedAt, long storeClockMillis) {
 		for (int i = 0; i < attempts.size(); i++) {
 			Duration remaining = attempts.get(i).holderLeaseRemaining();
 			if (remaining != null || i == attempts.size() - 1) {
@@ -68,7 +67,7 @@ final class LastRefusal {
 				break;
 			}
 		}
-		this.storeClock = (oneKey && storeClockMillis != ClockedAttempt.UNKNOWN_CLOCK)
+		this.storeClock = (storeClockMillis != ClockedAttempt.UNKNOWN_CLOCK)
 				? new StoreClockReading(requestedAt, storeClockMillis) : null;
 	}
 
