@@ -55,6 +55,16 @@ public final class UncontendedWorkload {
 	}
 
 	/**
+	 * Return the key a thread of a run takes.
+	 * @param threads the run's threads
+	 * @param index the thread's index, from 0
+	 * @return the key
+	 */
+	public static String key(int threads, int index) {
+		return "uncontended:" + threads + ":" + index;
+	}
+
+	/**
 	 * Run the workload once.
 	 * @param contender the lock under test
 	 * @param threads how many threads, each on its own key
@@ -70,7 +80,7 @@ public final class UncontendedWorkload {
 		for (int i = 0; i < threads; i++) {
 			LongList latencies = new LongList();
 			samples.add(latencies);
-			String key = "uncontended:" + threads + ":" + i;
+			String key = key(threads, i);
 			Thread worker = new Thread(() -> {
 				try {
 					loop(contender, key, start, latencies);

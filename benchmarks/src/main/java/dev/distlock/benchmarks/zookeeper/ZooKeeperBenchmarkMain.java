@@ -26,25 +26,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.distlock.benchmarks.report.Outcome;
+import dev.distlock.benchmarks.workload.Latency;
+import dev.distlock.benchmarks.workload.Rotation;
 import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Locker;
 import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Release;
 import dev.distlock.testing.RunProvenance;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingCluster;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Runs distlock's ZooKeeper store and Curator's {@code InterProcessMutex} on one
- * three-server ensemble it starts in-process (real ZooKeeper servers, writing to disk
- * with fsync), in one run, and writes the results with the ratios of distlock to Curator:
- * uncontended with 1 and 16 threads (each thread its own key), and contended (4 processes
- * of 4 threads on one key: throughput, p99 wait, each process's share of the grants).
- * System properties: {@code benchmarks.quick=true} for a short smoke run,
+ * Runs distlock's ZooKeeper store and Curator's locks on one three-server ensemble that
+ * runs in a JVM of its own ({@link ZooKeeperEnsembleMain}), and writes the results with
+ * the ratios of distlock to Curator, per {@link ZooKeeperScenario}: uncontended with 1
+ * and 16 threads (each thread its own key), and on one key with 4 processes of 4 threads:
+ * contended, fair contended and read-heavy. After a warm-up of every library, each
+ * scenario runs in rounds that take the libraries in a rotated order; each figure comes
+ * with the ensemble's requests per grant and the load average. A scenario the store
+ * refuses (an {@link UnsupportedOperationException}, such as fair or read locks on a
+ * store without them) is reported as refused, with the store's message. System
+ * properties: {@code benchmarks.quick=true} for a short smoke run,
  * {@code benchmarks.zookeeper.output} for the results file (default
  * {@code results/zookeeper-benchmark-results.md}).
  *
@@ -53,11 +59,18 @@ import org.apache.curator.test.TestingCluster;
  */
 public final class ZooKeeperBenchmarkMain {
 
-	private static final int PROCESSES = 4;
-
-	private static final int THREADS_PER_PROCESS = 4;
+	private static final int ROUNDS = 3;
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private static final Duration PROBE_WAIT = Duration.ofSeconds(5);
+
+	/**
+	 * Time for the worker JVMs to start, connect and warm up before the warm-up window.
+	 */
+	private static final long WORKER_START_MILLIS = 8_000;
+
+	private static final List<ZooKeeperContender> LIBRARIES = List.of(ZooKeeperContender.values());
 
 	private ZooKeeperBenchmarkMain() {
 	}
@@ -65,182 +78,75 @@ public final class ZooKeeperBenchmarkMain {
 	/**
 	 * Run the benchmarks.
 	 * @param args not used
-	 * @throws Exception if the ensemble cannot be started or a workload fails
+	 * @throws Exception if the ensemble cannot be started or the results cannot be
+	 * written
 	 */
 	public static void main(String[] args) throws Exception {
 		boolean quick = Boolean.getBoolean("benchmarks.quick");
-		Duration warmUp = Duration.ofSeconds(quick ? 1 : 5);
-		Duration measured = Duration.ofSeconds(quick ? 3 : 20);
+		Duration warmUp = Duration.ofSeconds(quick ? 1 : 3);
+		Duration measured = Duration.ofSeconds(quick ? 2 : 10);
+		int rounds = quick ? 1 : ROUNDS;
 		Path output = Path
 			.of(System.getProperty("benchmarks.zookeeper.output", "results/zookeeper-benchmark-results.md"));
 		Path work = Files.createTempDirectory("distlock-zookeeper-benchmarks");
 		Instant started = Instant.now();
 		String load = RunProvenance.loadAverage();
-		Map<ZooKeeperContender, Double> single = new EnumMap<>(ZooKeeperContender.class);
-		Map<ZooKeeperContender, Double> multi = new EnumMap<>(ZooKeeperContender.class);
-		Map<ZooKeeperContender, Contended> contended = new EnumMap<>(ZooKeeperContender.class);
-		try (TestingCluster cluster = new TestingCluster(3)) {
-			cluster.start();
-			String connect = cluster.getConnectString();
-			for (ZooKeeperContender contender : ZooKeeperContender.values()) {
-				log("uncontended, 1 thread: " + contender.label());
-				single.put(contender, uncontended(contender, connect, 1, warmUp, measured));
-				log("uncontended, 16 threads: " + contender.label());
-				multi.put(contender, uncontended(contender, connect, 16, warmUp, measured));
+		Map<ZooKeeperScenario, Map<ZooKeeperContender, Outcome<List<ZooKeeperFigure>>>> results = new EnumMap<>(
+				ZooKeeperScenario.class);
+		try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(javaExecutable(), work.resolve("ensemble.log"))) {
+			Runs runs = new Runs(ensemble, warmUp, measured, work);
+			for (ZooKeeperContender contender : LIBRARIES) {
+				log("shared warm-up: " + contender.label());
+				Outcome.of(() -> runs.uncontended(contender, ZooKeeperScenario.UNCONTENDED_16));
 			}
-			for (ZooKeeperContender contender : ZooKeeperContender.values()) {
-				log("contended, " + PROCESSES + " processes x " + THREADS_PER_PROCESS + " threads: "
-						+ contender.label());
-				contended.put(contender, contended(contender, connect, warmUp, measured, work));
+			for (ZooKeeperScenario scenario : ZooKeeperScenario.values()) {
+				results.put(scenario, scenario(runs, scenario, rounds));
 			}
 		}
-		String report = report(started, load + " / " + RunProvenance.loadAverage(), quick, measured, single, multi,
-				contended);
+		String settings = "1 shared warm-up run per library, then " + rounds + " rounds per scenario, each run "
+				+ warmUp.toSeconds() + " s warm-up + " + measured.toSeconds() + " s measured"
+				+ (quick ? "; QUICK smoke run: the figures mean nothing" : "");
+		String machine = Runtime.getRuntime().availableProcessors() + " CPUs, Java "
+				+ System.getProperty("java.version");
+		String report = new ZooKeeperReport(machine, settings).render(RunProvenance.commit("benchmarks.commit"),
+				started, Instant.now(), load + " / " + RunProvenance.loadAverage(), results);
 		Files.createDirectories(output.toAbsolutePath().getParent());
 		Files.writeString(output, report);
 		System.out.println(report);
-		log("results written to " + output.toAbsolutePath());
+		log("results written to " + output.toAbsolutePath() + "; logs in " + work);
 		System.exit(0);
 	}
 
-	/**
-	 * Return the grants per second of {@code threads} threads, each locking a key of its
-	 * own in a loop.
-	 */
-	private static double uncontended(ZooKeeperContender contender, String connect, int threads, Duration warmUp,
-			Duration measured) throws Exception {
-		try (CuratorFramework curator = ZooKeeperContender.curator(connect);
-				Locker locker = contender.connect(curator)) {
-			long measureStart = System.nanoTime() + warmUp.toNanos();
-			long measureEnd = measureStart + measured.toNanos();
-			AtomicLong grants = new AtomicLong();
-			AtomicReference<Throwable> failure = new AtomicReference<>();
-			List<Thread> workers = new ArrayList<>();
-			for (int i = 0; i < threads; i++) {
-				String key = "uncontended-" + contender.name() + "-" + threads + "-" + i;
-				Thread worker = new Thread(() -> {
-					try {
-						long requested;
-						while ((requested = System.nanoTime()) < measureEnd) {
-							Release release = locker.lock(key, WAIT);
-							release.release();
-							if (requested >= measureStart) {
-								grants.incrementAndGet();
-							}
-						}
-					}
-					catch (Throwable ex) {
-						failure.compareAndSet(null, ex);
-					}
-				}, "uncontended-" + i);
-				worker.start();
-				workers.add(worker);
-			}
-			for (Thread worker : workers) {
-				worker.join();
-			}
-			if (failure.get() != null) {
-				throw new IllegalStateException(contender.label() + " failed: " + failure.get(), failure.get());
-			}
-			return grants.get() / (measured.toNanos() / 1e9);
-		}
-	}
-
-	private static Contended contended(ZooKeeperContender contender, String connect, Duration warmUp, Duration measured,
-			Path work) throws Exception {
-		// every worker JVM starts, connects and warms up before the common measurement
-		// start
-		long measureStart = System.currentTimeMillis() + 8_000 + warmUp.toMillis();
-		long measureEnd = measureStart + measured.toMillis();
-		List<Process> processes = new ArrayList<>();
-		List<Path> outputs = new ArrayList<>();
-		for (int p = 0; p < PROCESSES; p++) {
-			Path out = work.resolve(contender.name() + "-" + p + ".txt");
-			outputs.add(out);
-			processes.add(new ProcessBuilder(javaExecutable(), "-Xms256m", "-Xmx256m", "-cp",
-					System.getProperty("java.class.path"), ZooKeeperContendedWorker.class.getName(), contender.name(),
-					connect, String.valueOf(THREADS_PER_PROCESS), String.valueOf(measureStart),
-					String.valueOf(measureEnd), out.toString())
-				.redirectErrorStream(true)
-				.redirectOutput(work.resolve(contender.name() + "-" + p + ".log").toFile())
-				.start());
-		}
-		for (Process process : processes) {
-			if (!process.waitFor(measured.toMillis() + 120_000, TimeUnit.MILLISECONDS) || process.exitValue() != 0) {
-				process.destroyForcibly();
-				throw new IllegalStateException(contender.label() + " worker failed; see its log in " + work);
+	private static Map<ZooKeeperContender, Outcome<List<ZooKeeperFigure>>> scenario(Runs runs,
+			ZooKeeperScenario scenario, int rounds) {
+		Map<ZooKeeperContender, Outcome<List<ZooKeeperFigure>>> results = new EnumMap<>(ZooKeeperContender.class);
+		Map<ZooKeeperContender, List<ZooKeeperFigure>> figures = new EnumMap<>(ZooKeeperContender.class);
+		for (ZooKeeperContender contender : LIBRARIES) {
+			String refusal = runs.refusal(contender, scenario);
+			if (refusal != null) {
+				log(scenario.title() + ": " + contender.label() + " refused by the store: " + refusal);
+				results.put(contender, Outcome.notApplicable("refused by the store: " + refusal));
 			}
 		}
-		long[] grants = new long[PROCESSES];
-		List<Long> waits = new ArrayList<>();
-		for (int p = 0; p < PROCESSES; p++) {
-			List<String> lines = Files.readAllLines(outputs.get(p), StandardCharsets.UTF_8);
-			grants[p] = Long.parseLong(lines.get(0).strip());
-			if (lines.size() > 1 && !lines.get(1).isBlank()) {
-				Arrays.stream(lines.get(1).strip().split(" ")).map(Long::parseLong).forEach(waits::add);
+		for (int round = 0; round < rounds; round++) {
+			for (ZooKeeperContender contender : Rotation.order(LIBRARIES, round)) {
+				if (results.containsKey(contender)) {
+					continue;
+				}
+				log(scenario.title() + ", round " + (round + 1) + ": " + contender.label());
+				Outcome<ZooKeeperFigure> figure = Outcome.of(() -> runs.measure(contender, scenario));
+				if (figure.value() != null) {
+					figures.computeIfAbsent(contender, (key) -> new ArrayList<>()).add(figure.value());
+				}
+				else {
+					results.put(contender, Outcome.failed(String.valueOf(figure.failure())));
+				}
 			}
 		}
-		long total = Arrays.stream(grants).sum();
-		long[] sorted = waits.stream().mapToLong(Long::longValue).sorted().toArray();
-		double p99Millis = (sorted.length == 0) ? Double.NaN
-				: sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * 0.99) - 1)] / 1000.0;
-		double[] shares = Arrays.stream(grants).mapToDouble((g) -> (total == 0) ? 0 : 100.0 * g / total).toArray();
-		return new Contended(total / (measured.toMillis() / 1000.0), p99Millis, shares);
-	}
-
-	private static String report(Instant started, String load, boolean quick, Duration measured,
-			Map<ZooKeeperContender, Double> single, Map<ZooKeeperContender, Double> multi,
-			Map<ZooKeeperContender, Contended> contended) {
-		ZooKeeperContender us = ZooKeeperContender.DISTLOCK;
-		ZooKeeperContender them = ZooKeeperContender.CURATOR;
-		StringBuilder report = new StringBuilder();
-		report.append("# ZooKeeper benchmark results\n\n");
-		report.append("Provenance: commit ")
-			.append(RunProvenance.commit("benchmarks.commit"))
-			.append("; date ")
-			.append(started.toString(), 0, 10)
-			.append("; duration ")
-			.append(Duration.between(started, Instant.now()).toMinutes())
-			.append(" min; machine ")
-			.append(Runtime.getRuntime().availableProcessors())
-			.append(" CPUs, Java ")
-			.append(System.getProperty("java.version"))
-			.append(", load average at start / end ")
-			.append(load)
-			.append(quick ? ", QUICK smoke run: the figures mean nothing" : "")
-			.append("\n\nOne run of `ZooKeeperBenchmarkMain`, started ")
-			.append(started)
-			.append(", on a three-server `TestingCluster` (real servers, fsync on), ")
-			.append(measured.toSeconds())
-			.append(" s measured per workload.\n\n");
-		report
-			.append("| Workload | distlock | Curator `InterProcessMutex` | Ratio | Target |\n|---|---|---|---|---|\n");
-		row(report, "Uncontended, 1 thread (grants/s)", single.get(us), single.get(them), 1.0);
-		row(report, "Uncontended, 16 threads (grants/s)", multi.get(us), multi.get(them), 1.0);
-		row(report, "Contended, 4 processes x 4 threads, one key (grants/s)", contended.get(us).throughput(),
-				contended.get(them).throughput(), 1.5);
-		report.append(String.format(Locale.ROOT, "| Contended: p99 wait (ms) | %.1f | %.1f | %.2f | – |%n",
-				contended.get(us).p99WaitMillis(), contended.get(them).p99WaitMillis(),
-				contended.get(them).p99WaitMillis() / contended.get(us).p99WaitMillis()));
-		report.append("| Contended: share of grants per process (%) | ")
-			.append(shares(contended.get(us).sharesPercent()))
-			.append(" | ")
-			.append(shares(contended.get(them).sharesPercent()))
-			.append(" | – | – |\n\n");
-		report.append("Ratio: distlock divided by Curator (for the p99 wait, Curator divided by distlock, so higher is "
-				+ "better throughout).\n");
-		return report.toString();
-	}
-
-	private static void row(StringBuilder report, String workload, double us, double them, double target) {
-		double ratio = us / them;
-		report.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | >= %.1f: %s |%n", workload, us, them,
-				ratio, target, (ratio >= target) ? "met" : "missed"));
-	}
-
-	private static String shares(double[] shares) {
-		return String.join(" / ",
-				Arrays.stream(shares).mapToObj((s) -> String.format(Locale.ROOT, "%.0f", s)).toList());
+		for (ZooKeeperContender contender : LIBRARIES) {
+			results.computeIfAbsent(contender, (key) -> Outcome.success(List.copyOf(figures.get(contender))));
+		}
+		return results;
 	}
 
 	private static String javaExecutable() {
@@ -251,7 +157,153 @@ public final class ZooKeeperBenchmarkMain {
 		System.out.println("[zookeeper-benchmarks " + Instant.now() + "] " + message);
 	}
 
-	private record Contended(double throughput, double p99WaitMillis, double[] sharesPercent) {
+	/**
+	 * The runs of one scenario and library on the ensemble.
+	 */
+	private record Runs(ZooKeeperEnsemble ensemble, Duration warmUp, Duration measured, Path work) {
+
+		/**
+		 * Return the message of the {@link UnsupportedOperationException} with which the
+		 * library refuses a scenario's locks, or {@code null} when it takes them (or
+		 * fails otherwise, which the measurement then reports).
+		 */
+		@Nullable String refusal(ZooKeeperContender contender, ZooKeeperScenario scenario) {
+			try (CuratorFramework curator = ZooKeeperContender.curator(this.ensemble.connectString());
+					Locker locker = contender.connect(curator, scenario.fair())) {
+				for (int operation = 0; operation < Math.max(1, scenario.writeEvery()); operation++) {
+					locker.lock("probe", scenario.access(operation), PROBE_WAIT).release();
+				}
+				return null;
+			}
+			catch (Exception ex) {
+				for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+					if (cause instanceof UnsupportedOperationException) {
+						return String.valueOf(cause.getMessage());
+					}
+				}
+				return null;
+			}
+		}
+
+		/**
+		 * Measure one run, counting the ensemble's requests and reading the load average
+		 * around it.
+		 */
+		ZooKeeperFigure measure(ZooKeeperContender contender, ZooKeeperScenario scenario) throws Exception {
+			String loadAtStart = RunProvenance.loadAverage();
+			long requestsBefore = this.ensemble.requestsReceived();
+			Run run = scenario.contended() ? contended(contender, scenario) : uncontended(contender, scenario);
+			long requests = this.ensemble.requestsReceived() - requestsBefore;
+			return new ZooKeeperFigure(run.grants() / (this.measured.toNanos() / 1e9), run.waits().p99Nanos() / 1e6,
+					requests / (double) Math.max(run.allGrants(), 1),
+					loadAtStart + " / " + RunProvenance.loadAverage());
+		}
+
+		/**
+		 * Run threads in this JVM, each locking a key of its own in a loop.
+		 */
+		Run uncontended(ZooKeeperContender contender, ZooKeeperScenario scenario) throws Exception {
+			try (CuratorFramework curator = ZooKeeperContender.curator(this.ensemble.connectString());
+					Locker locker = contender.connect(curator, scenario.fair())) {
+				long measureStart = System.nanoTime() + this.warmUp.toNanos();
+				long measureEnd = measureStart + this.measured.toNanos();
+				AtomicLong allGrants = new AtomicLong();
+				AtomicReference<Throwable> failure = new AtomicReference<>();
+				List<List<Long>> waits = new ArrayList<>();
+				List<Thread> workers = new ArrayList<>();
+				for (int i = 0; i < scenario.threads(); i++) {
+					String key = "uncontended-" + contender.name() + "-" + scenario.threads() + "-" + i;
+					List<Long> mine = new ArrayList<>();
+					waits.add(mine);
+					Thread worker = new Thread(() -> {
+						try {
+							long requested;
+							while ((requested = System.nanoTime()) < measureEnd) {
+								Release release = locker.lock(key, scenario.access(0), WAIT);
+								long waited = System.nanoTime() - requested;
+								release.release();
+								allGrants.incrementAndGet();
+								if (requested >= measureStart) {
+									mine.add(waited);
+								}
+							}
+						}
+						catch (Throwable ex) {
+							failure.compareAndSet(null, ex);
+						}
+					}, "uncontended-" + i);
+					worker.start();
+					workers.add(worker);
+				}
+				for (Thread worker : workers) {
+					worker.join();
+				}
+				if (failure.get() != null) {
+					throw new IllegalStateException(contender.label() + " failed: " + failure.get(), failure.get());
+				}
+				long[] all = waits.stream().flatMap(List::stream).mapToLong(Long::longValue).toArray();
+				return new Run(all.length, allGrants.get(), Latency.of(all));
+			}
+		}
+
+		/**
+		 * Run the scenario's worker processes on one key and merge what they recorded.
+		 */
+		Run contended(ZooKeeperContender contender, ZooKeeperScenario scenario) throws Exception {
+			long measureStart = System.currentTimeMillis() + WORKER_START_MILLIS + this.warmUp.toMillis();
+			long measureEnd = measureStart + this.measured.toMillis();
+			List<Process> processes = new ArrayList<>();
+			List<Path> outputs = new ArrayList<>();
+			String name = scenario.name().toLowerCase() + "-" + contender.name().toLowerCase();
+			try {
+				for (int p = 0; p < scenario.processes(); p++) {
+					Path out = this.work.resolve(name + "-" + p + ".txt");
+					outputs.add(out);
+					processes.add(new ProcessBuilder(javaExecutable(), "-Xms256m", "-Xmx256m", "-cp",
+							System.getProperty("java.class.path"), ZooKeeperContendedWorker.class.getName(),
+							contender.name(), scenario.name(), this.ensemble.connectString(),
+							String.valueOf(measureStart), String.valueOf(measureEnd), out.toString())
+						.redirectErrorStream(true)
+						.redirectOutput(this.work.resolve(name + "-" + p + ".log").toFile())
+						.start());
+				}
+				for (Process process : processes) {
+					if (!process.waitFor(measureEnd - System.currentTimeMillis() + 120_000, TimeUnit.MILLISECONDS)
+							|| process.exitValue() != 0) {
+						throw new IllegalStateException(
+								contender.label() + " worker failed; see its log in " + this.work);
+					}
+				}
+			}
+			finally {
+				processes.forEach(Process::destroyForcibly);
+			}
+			long grants = 0;
+			long allGrants = 0;
+			List<Long> waits = new ArrayList<>();
+			for (Path out : outputs) {
+				List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+				grants += Long.parseLong(lines.get(0).strip());
+				allGrants += Long.parseLong(lines.get(1).strip());
+				if (lines.size() > 2 && !lines.get(2).isBlank()) {
+					Arrays.stream(lines.get(2).strip().split(" "))
+						.mapToLong(Long::parseLong)
+						.forEach((micros) -> waits.add(micros * 1_000));
+				}
+			}
+			return new Run(grants, allGrants, Latency.of(waits.stream().mapToLong(Long::longValue).toArray()));
+		}
+
+	}
+
+	/**
+	 * What one run counted.
+	 *
+	 * @param grants grants in the measured window
+	 * @param allGrants grants over the whole run
+	 * @param waits the measured grants' waits
+	 */
+	private record Run(long grants, long allGrants, Latency waits) {
 
 	}
 

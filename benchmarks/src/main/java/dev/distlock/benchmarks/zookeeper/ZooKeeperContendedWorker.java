@@ -30,10 +30,12 @@ import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Release;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * One process of the contended workload, started by {@link ZooKeeperBenchmarkMain}: its
- * threads take the one shared key in a loop from a start instant on, and record how long
- * each grant was waited for during the measured window. It writes the number of grants
- * measured, then the waits in microseconds, to its output file.
+ * One process of a contended scenario, started by {@link ZooKeeperBenchmarkMain}: its
+ * threads take the one shared key in a loop from a start instant on (in a read-heavy
+ * scenario nine reads to one write), and record how long each grant was waited for during
+ * the measured window. It writes the number of grants measured, the number of grants over
+ * the whole run (warm-up included, to divide the ensemble's requests by), then the waits
+ * in microseconds, each on a line of its output file.
  *
  * @author distlock
  * @since 0.1.0
@@ -49,33 +51,36 @@ public final class ZooKeeperContendedWorker {
 
 	/**
 	 * Run one worker process.
-	 * @param args contender name, connect string, threads, measurement start (epoch
+	 * @param args contender name, scenario name, connect string, measurement start (epoch
 	 * millis), measurement end (epoch millis), output file
 	 * @throws Exception if the run fails; the exit code is then non-zero
 	 */
 	public static void main(String[] args) throws Exception {
 		ZooKeeperContender contender = ZooKeeperContender.valueOf(args[0]);
-		int threads = Integer.parseInt(args[2]);
+		ZooKeeperScenario scenario = ZooKeeperScenario.valueOf(args[1]);
 		long measureStart = Long.parseLong(args[3]);
 		long measureEnd = Long.parseLong(args[4]);
 		Path output = Path.of(args[5]);
-		try (CuratorFramework curator = ZooKeeperContender.curator(args[1]);
-				Locker locker = contender.connect(curator)) {
+		try (CuratorFramework curator = ZooKeeperContender.curator(args[2]);
+				Locker locker = contender.connect(curator, scenario.fair())) {
 			AtomicLong grants = new AtomicLong();
+			AtomicLong allGrants = new AtomicLong();
 			AtomicReference<Throwable> failure = new AtomicReference<>();
 			List<List<Long>> waits = new ArrayList<>();
 			List<Thread> workers = new ArrayList<>();
-			for (int i = 0; i < threads; i++) {
+			for (int i = 0; i < scenario.threads(); i++) {
 				List<Long> mine = new ArrayList<>();
 				waits.add(mine);
 				Thread worker = new Thread(() -> {
 					try {
 						long requested;
+						long operation = 0;
 						while ((requested = System.currentTimeMillis()) < measureEnd) {
 							long startNanos = System.nanoTime();
-							Release release = locker.lock(KEY, WAIT);
+							Release release = locker.lock(KEY, scenario.access(operation++), WAIT);
 							long waitedMicros = (System.nanoTime() - startNanos) / 1_000;
 							release.release();
+							allGrants.incrementAndGet();
 							if (requested >= measureStart) {
 								grants.incrementAndGet();
 								mine.add(waitedMicros);
@@ -96,7 +101,7 @@ public final class ZooKeeperContendedWorker {
 				throw new IllegalStateException("Contended worker failed: " + failure.get(), failure.get());
 			}
 			Files.writeString(output,
-					grants.get() + "\n"
+					grants.get() + "\n" + allGrants.get() + "\n"
 							+ waits.stream().flatMap(List::stream).map(String::valueOf).collect(Collectors.joining(" "))
 							+ "\n");
 		}

@@ -20,17 +20,19 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
- * A lock library under test on ZooKeeper, reduced to what the workloads do: take a key
- * within a wait, then release it.
+ * A lock library under test on ZooKeeper, reduced to what the workloads do: take a key,
+ * exclusively or for reading, within a wait, then release it.
  *
  * @author distlock
  * @since 0.1.0
@@ -38,18 +40,21 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 enum ZooKeeperContender {
 
 	/**
-	 * distlock's {@link ZooKeeperLockStore} through a {@link DefaultLockClient}.
+	 * distlock's {@link ZooKeeperLockStore} through a {@link DefaultLockClient}: its
+	 * locks, its fair locks ({@link LockClient#fair()}) or its read locks
+	 * ({@link LockClient#readLocks()}) with its locks as the write locks.
 	 */
 	DISTLOCK("distlock") {
 		@Override
-		Locker connect(CuratorFramework curator) {
+		Locker connect(CuratorFramework curator, boolean fair) {
 			DefaultLockClient client = new DefaultLockClient(new ZooKeeperLockStore(curator, SESSION_TIMEOUT),
 					LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(20)));
+			LockClient writes = fair ? client.fair() : client;
 			return new Locker() {
 
 				@Override
-				public Release lock(String key, Duration wait) throws Exception {
-					LockHold hold = client.acquire(key, wait, null);
+				public Release lock(String key, Access access, Duration wait) throws Exception {
+					LockHold hold = ((access == Access.READ) ? client.readLocks() : writes).acquire(key, wait, null);
 					return hold::release;
 				}
 
@@ -63,18 +68,19 @@ enum ZooKeeperContender {
 	},
 
 	/**
-	 * Curator's {@link InterProcessMutex}, one per key and thread, as its documentation
-	 * uses it.
+	 * Curator's {@link InterProcessMutex} (fair: it grants in order), or for reads and
+	 * writes the two locks of an {@link InterProcessReadWriteLock}; one per key and
+	 * thread, as its documentation uses them.
 	 */
 	CURATOR("Curator InterProcessMutex") {
 		@Override
-		Locker connect(CuratorFramework curator) {
-			return (key, wait) -> {
-				InterProcessMutex mutex = new InterProcessMutex(curator, "/curator-locks/" + key);
-				if (!mutex.acquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-					throw new IllegalStateException("Not acquired within " + wait);
+		Locker connect(CuratorFramework curator, boolean fair) {
+			return (key, access, wait) -> {
+				if (access == Access.EXCLUSIVE) {
+					return acquire(new InterProcessMutex(curator, "/curator-locks/" + key), wait);
 				}
-				return mutex::release;
+				InterProcessReadWriteLock lock = new InterProcessReadWriteLock(curator, "/curator-rw-locks/" + key);
+				return acquire((access == Access.READ) ? lock.readLock() : lock.writeLock(), wait);
 			};
 		}
 	};
@@ -91,7 +97,19 @@ enum ZooKeeperContender {
 		return this.label;
 	}
 
-	abstract Locker connect(CuratorFramework curator);
+	/**
+	 * Connect the library.
+	 * @param curator the client to connect it with
+	 * @param fair whether its exclusive locks must be fair
+	 */
+	abstract Locker connect(CuratorFramework curator, boolean fair);
+
+	private static Release acquire(InterProcessMutex mutex, Duration wait) throws Exception {
+		if (!mutex.acquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new IllegalStateException("Not acquired within " + wait);
+		}
+		return mutex::release;
+	}
 
 	static CuratorFramework curator(String connectString) throws InterruptedException {
 		CuratorFramework curator = CuratorFrameworkFactory.builder()
@@ -108,12 +126,36 @@ enum ZooKeeperContender {
 	}
 
 	/**
+	 * How a workload takes a key.
+	 */
+	enum Access {
+
+		/** The exclusive lock of a workload without readers. */
+		EXCLUSIVE,
+
+		/** The read lock of a read-write workload. */
+		READ,
+
+		/** The write lock of a read-write workload. */
+		WRITE
+
+	}
+
+	/**
 	 * Takes keys.
 	 */
 	@FunctionalInterface
 	interface Locker extends AutoCloseable {
 
-		Release lock(String key, Duration wait) throws Exception;
+		/**
+		 * Take a key's lock.
+		 * @param key the key
+		 * @param access which lock
+		 * @param wait how long to wait at most
+		 * @return how to release it
+		 * @throws Exception if the lock was not taken
+		 */
+		Release lock(String key, Access access, Duration wait) throws Exception;
 
 		@Override
 		default void close() {
