@@ -116,8 +116,7 @@ public final class JdbcBenchmarkMain {
 				CommitsWorkload commits = new CommitsWorkload(commitOperations);
 				for (JdbcContender contender : LIBRARIES) {
 					log(name + ": commits per operation, " + contender.label());
-					// a key of the 1-thread rounds: its row exists in every library's
-					// table
+					// a key of the 1-thread rounds, which every library used before
 					measurements.commits.put(contender,
 							Outcome.of(() -> commits.run(contender, target, UncontendedWorkload.key(1, 0))));
 				}
@@ -137,11 +136,11 @@ public final class JdbcBenchmarkMain {
 			measured.add(measurements);
 		}
 		Machine machine = Machine.current("n/a");
-		String settings = "uncontended 1 warm-up round + " + rounds
-				+ " measured rounds, each taking the libraries in a rotated order, each run "
-				+ seconds(uncontendedPhases) + "; contended " + PROCESSES + " processes x " + THREADS_PER_PROCESS
-				+ " threads, " + rounds + " rounds in a rotated order, each run " + seconds(contendedPhases)
-				+ "; commits counted over " + commitOperations + " acquire+release pairs per library; " + HELD_LOCKS
+		String settings = "uncontended 1 warm-up round + " + rounds(rounds)
+				+ " measured, each taking the libraries in a rotated order, each run " + seconds(uncontendedPhases)
+				+ "; contended " + PROCESSES + " processes x " + THREADS_PER_PROCESS + " threads, " + rounds(rounds)
+				+ " in a rotated order, each run " + seconds(contendedPhases) + "; commits counted over "
+				+ commitOperations + " acquire+release pairs per library; " + HELD_LOCKS
 				+ " locks held for the connection count" + (quick ? "; QUICK RUN: the figures mean nothing" : "");
 		String report = new JdbcReport(machine, settings).render(RunProvenance.commit("benchmarks.commit"), started,
 				Instant.now(), loadAtStart + " / " + RunProvenance.loadAverage(), measured, skipped);
@@ -220,6 +219,10 @@ public final class JdbcBenchmarkMain {
 					(key) -> Outcome.success(new ContendedRounds(List.copyOf(measured.get(contender)))));
 		}
 		return results;
+	}
+
+	private static String rounds(int rounds) {
+		return rounds + ((rounds == 1) ? " round" : " rounds");
 	}
 
 	private static String seconds(Phases phases) {

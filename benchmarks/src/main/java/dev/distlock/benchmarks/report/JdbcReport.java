@@ -233,7 +233,7 @@ public final class JdbcReport {
 	private static void commits(StringBuilder out, Map<JdbcContender, Outcome<CommitsWorkload.Result>> results) {
 		out.append("### Commits per uncontended acquire+release\n\n");
 		out.append("Counted by the server between two readings taken with nothing connected to the run's database, "
-				+ "one thread on a key whose row exists; the library's connecting and closing count too. "
+				+ "one thread on a key the library used before (the registry deletes its row at each release); the library's connecting and closing count too. "
 				+ "PostgreSQL: `xact_commit` of the run's database (read-only transactions count). "
 				+ "MariaDB: `Com_commit` (COMMIT statements) and `Handler_commit` (storage engine commits, "
 				+ "autocommitted statements included), server-wide, so other clients' commits count too.\n\n");

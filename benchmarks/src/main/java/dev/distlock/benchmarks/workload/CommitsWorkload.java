@@ -26,10 +26,11 @@ import dev.distlock.benchmarks.contender.LockContender.Held;
 
 /**
  * Commits per uncontended acquire+release, as the database counts them: one thread takes
- * and releases a key whose row exists a number of times, between two readings of the
- * server's commit counters taken while nothing is connected to the run's database (so on
- * PostgreSQL every closed connection has added its commits). The library's connecting and
- * closing count too, spread over the operations.
+ * and releases a key the library used before (its row exists, unless the library deletes
+ * it at each release) a number of times, between two readings of the server's commit
+ * counters taken while nothing is connected to the run's database (so on PostgreSQL every
+ * closed connection has added its commits). The library's connecting and closing count
+ * too, spread over the operations.
  *
  * @author distlock
  * @since 0.1.0
@@ -54,7 +55,7 @@ public final class CommitsWorkload {
 	 * Run the workload.
 	 * @param contender the library under test
 	 * @param target the database
-	 * @param key a key whose row the library has created before
+	 * @param key a key the library used before
 	 * @return the operations and the growth of the counters
 	 * @throws Exception if a lock failed or the database failed
 	 */

@@ -16,7 +16,11 @@
 
 package dev.distlock.benchmarks.zookeeper;
 
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,10 +69,8 @@ public final class ZooKeeperBenchmarkMain {
 
 	private static final Duration PROBE_WAIT = Duration.ofSeconds(5);
 
-	/**
-	 * Time for the worker JVMs to start, connect and warm up before the warm-up window.
-	 */
-	private static final long WORKER_START_MILLIS = 8_000;
+	/** How long the worker JVMs may take to end after the measured window. */
+	private static final long WORKER_STOP_MILLIS = 120_000;
 
 	private static final List<ZooKeeperContender> LIBRARIES = List.of(ZooKeeperContender.values());
 
@@ -97,15 +99,18 @@ public final class ZooKeeperBenchmarkMain {
 			Runs runs = new Runs(ensemble, warmUp, measured, work);
 			for (ZooKeeperContender contender : LIBRARIES) {
 				log("shared warm-up: " + contender.label());
-				Outcome.of(() -> runs.uncontended(contender, ZooKeeperScenario.UNCONTENDED_16));
+				Outcome<Run> warm = Outcome.of(() -> runs.uncontended(contender, ZooKeeperScenario.UNCONTENDED_16));
+				if (warm.failure() != null) {
+					log("shared warm-up of " + contender.label() + " failed: " + warm.failure());
+				}
 			}
 			for (ZooKeeperScenario scenario : ZooKeeperScenario.values()) {
 				results.put(scenario, scenario(runs, scenario, rounds));
 			}
 		}
-		String settings = "1 shared warm-up run per library, then " + rounds + " rounds per scenario, each run "
-				+ warmUp.toSeconds() + " s warm-up + " + measured.toSeconds() + " s measured"
-				+ (quick ? "; QUICK smoke run: the figures mean nothing" : "");
+		String settings = "1 shared warm-up run per library, then " + rounds + ((rounds == 1) ? " round" : " rounds")
+				+ " per scenario, each run " + warmUp.toSeconds() + " s warm-up + " + measured.toSeconds()
+				+ " s measured" + (quick ? "; QUICK smoke run: the figures mean nothing" : "");
 		String machine = Runtime.getRuntime().availableProcessors() + " CPUs, Java "
 				+ System.getProperty("java.version");
 		String report = new ZooKeeperReport(machine, settings).render(RunProvenance.commit("benchmarks.commit"),
@@ -250,8 +255,6 @@ public final class ZooKeeperBenchmarkMain {
 		 * Run the scenario's worker processes on one key and merge what they recorded.
 		 */
 		Run contended(ZooKeeperContender contender, ZooKeeperScenario scenario) throws Exception {
-			long measureStart = System.currentTimeMillis() + WORKER_START_MILLIS + this.warmUp.toMillis();
-			long measureEnd = measureStart + this.measured.toMillis();
 			List<Process> processes = new ArrayList<>();
 			List<Path> outputs = new ArrayList<>();
 			String name = scenario.name().toLowerCase() + "-" + contender.name().toLowerCase();
@@ -261,15 +264,23 @@ public final class ZooKeeperBenchmarkMain {
 					outputs.add(out);
 					processes.add(new ProcessBuilder(javaExecutable(), "-Xms256m", "-Xmx256m", "-cp",
 							System.getProperty("java.class.path"), ZooKeeperContendedWorker.class.getName(),
-							contender.name(), scenario.name(), this.ensemble.connectString(),
-							String.valueOf(measureStart), String.valueOf(measureEnd), out.toString())
-						.redirectErrorStream(true)
-						.redirectOutput(this.work.resolve(name + "-" + p + ".log").toFile())
+							contender.name(), scenario.name(), this.ensemble.connectString(), out.toString())
+						.redirectError(this.work.resolve(name + "-" + p + ".log").toFile())
 						.start());
 				}
 				for (Process process : processes) {
-					if (!process.waitFor(measureEnd - System.currentTimeMillis() + 120_000, TimeUnit.MILLISECONDS)
-							|| process.exitValue() != 0) {
+					awaitReady(process, contender);
+				}
+				long measureStart = System.currentTimeMillis() + this.warmUp.toMillis();
+				long measureEnd = measureStart + this.measured.toMillis();
+				for (Process process : processes) {
+					OutputStream stdin = process.getOutputStream();
+					stdin.write(("GO " + measureStart + " " + measureEnd + "\n").getBytes(StandardCharsets.UTF_8));
+					stdin.flush();
+				}
+				for (Process process : processes) {
+					if (!process.waitFor(measureEnd - System.currentTimeMillis() + WORKER_STOP_MILLIS,
+							TimeUnit.MILLISECONDS) || process.exitValue() != 0) {
 						throw new IllegalStateException(
 								contender.label() + " worker failed; see its log in " + this.work);
 					}
@@ -294,6 +305,18 @@ public final class ZooKeeperBenchmarkMain {
 			return new Run(grants, allGrants, Latency.of(waits.stream().mapToLong(Long::longValue).toArray()));
 		}
 
+	}
+
+	private static void awaitReady(Process worker, ZooKeeperContender contender) throws IOException {
+		BufferedReader stdout = new BufferedReader(
+				new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+		String line;
+		while ((line = stdout.readLine()) != null) {
+			if (line.equals(ZooKeeperContendedWorker.READY)) {
+				return;
+			}
+		}
+		throw new IllegalStateException(contender.label() + " worker ended before it was ready");
 	}
 
 	/**

@@ -16,6 +16,9 @@
 
 package dev.distlock.benchmarks.zookeeper;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +33,14 @@ import dev.distlock.benchmarks.zookeeper.ZooKeeperContender.Release;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * One process of a contended scenario, started by {@link ZooKeeperBenchmarkMain}: its
- * threads take the one shared key in a loop from a start instant on (in a read-heavy
- * scenario nine reads to one write), and record how long each grant was waited for during
- * the measured window. It writes the number of grants measured, the number of grants over
- * the whole run (warm-up included, to divide the ensemble's requests by), then the waits
- * in microseconds, each on a line of its output file.
+ * One process of a contended scenario, started by {@link ZooKeeperBenchmarkMain}: it
+ * connects, takes the key once, prints {@code READY} and waits for a line
+ * {@code GO <measure start> <measure end>} (epoch millis) on standard input, sent once
+ * every process is ready; then its threads take the one shared key in a loop until the
+ * end (in a read-heavy scenario nine reads to one write), and record how long each grant
+ * was waited for during the measured window. It writes the number of grants measured, the
+ * number of grants over the whole run (warm-up included, to divide the ensemble's
+ * requests by), then the waits in microseconds, each on a line of its output file.
  *
  * @author distlock
  * @since 0.1.0
@@ -44,6 +49,9 @@ public final class ZooKeeperContendedWorker {
 
 	static final String KEY = "contended";
 
+	/** What a worker prints once it is connected and has taken the key once. */
+	static final String READY = "READY";
+
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
 	private ZooKeeperContendedWorker() {
@@ -51,18 +59,22 @@ public final class ZooKeeperContendedWorker {
 
 	/**
 	 * Run one worker process.
-	 * @param args contender name, scenario name, connect string, measurement start (epoch
-	 * millis), measurement end (epoch millis), output file
+	 * @param args contender name, scenario name, connect string, output file
 	 * @throws Exception if the run fails; the exit code is then non-zero
 	 */
 	public static void main(String[] args) throws Exception {
 		ZooKeeperContender contender = ZooKeeperContender.valueOf(args[0]);
 		ZooKeeperScenario scenario = ZooKeeperScenario.valueOf(args[1]);
-		long measureStart = Long.parseLong(args[3]);
-		long measureEnd = Long.parseLong(args[4]);
-		Path output = Path.of(args[5]);
+		Path output = Path.of(args[3]);
 		try (CuratorFramework curator = ZooKeeperContender.curator(args[2]);
 				Locker locker = contender.connect(curator, scenario.fair())) {
+			locker.lock(KEY, scenario.access(0), WAIT).release();
+			System.out.println(READY);
+			System.out.flush();
+			String[] go = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine()
+				.split(" ");
+			long measureStart = Long.parseLong(go[1]);
+			long measureEnd = Long.parseLong(go[2]);
 			AtomicLong grants = new AtomicLong();
 			AtomicLong allGrants = new AtomicLong();
 			AtomicReference<Throwable> failure = new AtomicReference<>();

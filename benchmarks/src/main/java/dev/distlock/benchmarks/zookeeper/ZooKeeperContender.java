@@ -72,7 +72,7 @@ enum ZooKeeperContender {
 	 * writes the two locks of an {@link InterProcessReadWriteLock}; one per key and
 	 * thread, as its documentation uses them.
 	 */
-	CURATOR("Curator InterProcessMutex") {
+	CURATOR("Curator") {
 		@Override
 		Locker connect(CuratorFramework curator, boolean fair) {
 			return (key, access, wait) -> {

@@ -135,7 +135,8 @@ enum ZooKeeperScenario {
 	 * Return the target as the report states it.
 	 */
 	String describeTarget() {
-		return String.format(Locale.ROOT, ">= %.1fx Curator", this.target)
+		return String.format(Locale.ROOT, ">= %.1fx Curator's %s", this.target,
+				(this.writeEvery > 0) ? "InterProcessReadWriteLock" : "InterProcessMutex")
 				+ (this.lowerP99Wait ? " with a lower p99 wait" : "");
 	}
 

@@ -16,8 +16,8 @@
 
 /**
  * The ZooKeeper store against Curator's {@code InterProcessMutex} and
- * {@code InterProcessReadWriteLock} on one three-server ensemble that runs in a JVM of its
- * own: {@link dev.distlock.benchmarks.zookeeper.ZooKeeperBenchmarkMain}.
+ * {@code InterProcessReadWriteLock} on one three-server ensemble that runs in a JVM of
+ * its own: {@link dev.distlock.benchmarks.zookeeper.ZooKeeperBenchmarkMain}.
  */
 @NullMarked
 package dev.distlock.benchmarks.zookeeper;

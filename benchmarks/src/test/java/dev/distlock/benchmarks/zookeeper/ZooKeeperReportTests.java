@@ -52,10 +52,10 @@ class ZooKeeperReportTests {
 		results.put(ZooKeeperScenario.CONTENDED, libraries(figures(300, 200, 400, 50), figures(100, 150, 50, 40)));
 		List<String> lines = render(results).lines().toList();
 		assertThat(lines).contains("| Uncontended, 1 thread | 150 | 100 | 1.50x | 2.0 / 2.0 | 2.00 / 2.00 | >= 1.0x "
-				+ "Curator | **PASS** |");
+				+ "Curator's InterProcessMutex | **PASS** |");
 		// 3x the throughput, but a p99 wait of 50 ms against 40 ms
 		assertThat(lines).contains("| Contended, 4 processes x 4 threads, one key | 300 | 100 | 3.00x | 50.0 / 40.0 | "
-				+ "2.00 / 2.00 | >= 1.5x Curator with a lower p99 wait | **MISS** |");
+				+ "2.00 / 2.00 | >= 1.5x Curator's InterProcessMutex with a lower p99 wait | **MISS** |");
 	}
 
 	@Test
@@ -68,7 +68,7 @@ class ZooKeeperReportTests {
 		results.put(ZooKeeperScenario.FAIR_CONTENDED, fair);
 		List<String> lines = render(results).lines().toList();
 		assertThat(lines).contains("| Fair contended, 4 processes x 4 threads, one key | n/a: refused by the store: "
-				+ "ZooKeeperLockStore cannot grant fair locks | 100 | | | | >= 1.0x Curator | **NOT MEASURED** |");
+				+ "ZooKeeperLockStore cannot grant fair locks | 100 | | | | >= 1.0x Curator's InterProcessMutex | **NOT MEASURED** |");
 		assertThat(lines).contains("| Fair contended, 4 processes x 4 threads, one key | | distlock | n/a: refused by "
 				+ "the store: ZooKeeperLockStore cannot grant fair locks | | | |");
 	}
@@ -77,7 +77,7 @@ class ZooKeeperReportTests {
 	void showsEveryRoundWithItsRequestsPerGrantAndLoad() {
 		assertThat(render(results()).lines()).contains(
 				"| Uncontended, 1 thread | 1 | distlock | 100 | 2.0 | 2.00 | 0.40 / 0.50 |",
-				"| Uncontended, 1 thread | 3 | Curator InterProcessMutex | 100 | 2.0 | 2.00 | 0.40 / 0.50 |");
+				"| Uncontended, 1 thread | 3 | Curator | 100 | 2.0 | 2.00 | 0.40 / 0.50 |");
 	}
 
 	private static String render(

@@ -51,11 +51,13 @@ class ZooKeeperScenarioTests {
 
 	@Test
 	void statesTheTargetsOfTheIssue() {
-		assertThat(ZooKeeperScenario.UNCONTENDED_1.describeTarget()).isEqualTo(">= 1.0x Curator");
-		assertThat(ZooKeeperScenario.UNCONTENDED_16.describeTarget()).isEqualTo(">= 1.0x Curator");
-		assertThat(ZooKeeperScenario.CONTENDED.describeTarget()).isEqualTo(">= 1.5x Curator with a lower p99 wait");
-		assertThat(ZooKeeperScenario.FAIR_CONTENDED.describeTarget()).isEqualTo(">= 1.0x Curator");
-		assertThat(ZooKeeperScenario.READ_HEAVY.describeTarget()).isEqualTo(">= 1.0x Curator");
+		assertThat(ZooKeeperScenario.UNCONTENDED_1.describeTarget()).isEqualTo(">= 1.0x Curator's InterProcessMutex");
+		assertThat(ZooKeeperScenario.UNCONTENDED_16.describeTarget()).isEqualTo(">= 1.0x Curator's InterProcessMutex");
+		assertThat(ZooKeeperScenario.CONTENDED.describeTarget())
+			.isEqualTo(">= 1.5x Curator's InterProcessMutex with a lower p99 wait");
+		assertThat(ZooKeeperScenario.FAIR_CONTENDED.describeTarget()).isEqualTo(">= 1.0x Curator's InterProcessMutex");
+		assertThat(ZooKeeperScenario.READ_HEAVY.describeTarget())
+			.isEqualTo(">= 1.0x Curator's InterProcessReadWriteLock");
 		assertThat(ZooKeeperScenario.FAIR_CONTENDED.fair()).isTrue();
 		assertThat(ZooKeeperScenario.CONTENDED.contended()).isTrue();
 		assertThat(ZooKeeperScenario.UNCONTENDED_16.contended()).isFalse();
