@@ -126,8 +126,8 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 
 	private CompletableFuture<Object> evaluate(NativeConnection connection, LuaScript script, List<String> keys,
 			List<String> args, CompletableFuture<Object> request) {
-		byte[][] keyBytes = bytes(keys);
-		byte[][] argBytes = bytes(args);
+		byte[][] keyBytes = EncodedStrings.bytes(keys);
+		byte[][] argBytes = EncodedStrings.bytes(args);
 		ScriptOutputType type = outputType(script);
 		CompletableFuture<Object> reply = new CompletableFuture<>();
 		RedisFuture<Object> sent;
@@ -270,14 +270,6 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 			case MULTI -> ScriptOutputType.MULTI;
 			case VALUE -> ScriptOutputType.VALUE;
 		};
-	}
-
-	private static byte[][] bytes(List<String> values) {
-		byte[][] bytes = new byte[values.size()][];
-		for (int i = 0; i < bytes.length; i++) {
-			bytes[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
-		}
-		return bytes;
 	}
 
 	private static Object decode(@Nullable Object reply) {
