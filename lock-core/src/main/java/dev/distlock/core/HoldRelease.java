@@ -18,6 +18,7 @@ package dev.distlock.core;
 
 import dev.distlock.LossReason;
 import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.HandOverExtension.HandOff;
 import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -154,8 +155,8 @@ final class HoldRelease {
 			.thenApply((owned) -> {
 				int maxHandOffs = this.engine.settings.cohortHandOffs();
 				if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
-					// A run of cohort hand-overs ends: let a client elsewhere take the
-					// lock
+					// A run of cohort hand-overs while another client waited ends: let
+					// that client take the lock
 					lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
 				}
 				return new Released(owned, null);
@@ -168,7 +169,8 @@ final class HoldRelease {
 	 * Whether the holder of {@code lease} may hand the lock to the caller of this client
 	 * waiting next instead of releasing it: a store that can, a lock not lost, a caller
 	 * waiting for the local turn (only write locks have one), within the bound of
-	 * hand-overs in a row.
+	 * hand-overs in a row while another client waits (a hand-over that finds no other
+	 * client waiting starts the count again).
 	 */
 	private boolean mayHandOver(Lease lease) {
 		return this.engine.extensions.handOver() != null && lease.entry.ownership == this.engine.writes
@@ -189,22 +191,26 @@ final class HoldRelease {
 		Duration nextLease = this.engine.settings.watchdogLease();
 		HandOverExtension handOvers = this.engine.extensions.required(this.engine.extensions.handOver(),
 				HandOverExtension.class, "hand a lock over");
-		return handOvers.handOver(lease.key(), lease.token, nextToken, nextLease)
-			.handle((Attempt attempt, @Nullable Throwable failure) -> {
+		return handOvers.handOver(lease.key(), lease.token, nextToken, nextLease, this.engine.clientId)
+			.handle((HandOff handOff, @Nullable Throwable failure) -> {
 				if (failure != null) {
 					this.engine.releaseInBackground(lease.entry, nextToken);
 					this.engine.releaseInBackground(lease.entry, lease.token);
 					throw Stages.asUnchecked(failure);
 				}
-				return attempt;
+				return handOff;
 			})
-			.thenCompose((attempt) -> {
-				if (attempt == null) {
+			.thenCompose((handOff) -> {
+				if (handOff == null) {
 					return releaseInStore(lease);
 				}
+				Attempt attempt = handOff.attempt();
+				// Only hand-overs while another client waits count towards the bound:
+				// with
+				// nobody else waiting, the lock keeps passing among this client's callers
+				int handOffs = handOff.othersWait() ? lease.handOffs + 1 : 0;
 				CohortGrant grant = attempt.acquired()
-						? new CohortGrant(nextToken, attempt.fencingToken(), nextLease, requestedAt, lease.handOffs + 1)
-						: null;
+						? new CohortGrant(nextToken, attempt.fencingToken(), nextLease, requestedAt, handOffs) : null;
 				return CompletableFuture.completedFuture(new Released(attempt.acquired(), grant));
 			});
 	}

@@ -109,8 +109,9 @@ final class Lease {
 	volatile boolean renewalFailing;
 
 	/**
-	 * How many cohort hand-overs in a row led to this lease: 0 for a lease taken from the
-	 * store.
+	 * How many cohort hand-overs in a row, while another client waited, led to this
+	 * lease: 0 for a lease taken from the store or handed over with no other client
+	 * waiting.
 	 */
 	volatile int handOffs;
 

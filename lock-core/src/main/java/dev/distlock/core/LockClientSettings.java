@@ -36,9 +36,10 @@ import org.springframework.util.Assert;
  * @param fairGrantTimeout how long a waiter for a {@link LockClient#fair() fair lock}
  * keeps its place in the queue without re-checking, and how long a lock a release granted
  * to it waits to be claimed before it expires; waiters re-check every third of it
- * @param cohortHandOffs how many times in a row a holder may hand a non-fair lock
- * directly to the next caller of the same client waiting for it, instead of releasing it
- * to every client; zero always releases
+ * @param cohortHandOffs how many times in a row, while another client waits for the key
+ * (as far as the store can tell), a holder may hand a non-fair lock directly to the next
+ * caller of the same client waiting for it, instead of releasing it to every client; with
+ * no other client waiting it keeps handing over; zero always releases
  * @param maxKeyLength the longest key a call may use, in bytes of UTF-8
  * ({@link LockKeyRules})
  * @param maxKeys the most keys one call may lock ({@link LockKeyRules})

@@ -86,7 +86,8 @@ final class LockEntry {
 	 * @param fencingToken the fencing token of the hand-over
 	 * @param lease the lease the store set
 	 * @param requestedAtNanos when the hand-over was requested
-	 * @param handOffs how many hand-overs in a row this one ends
+	 * @param handOffs how many hand-overs in a row, while another client waited, this one
+	 * ends (0 when none waited)
 	 */
 	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs) {
 

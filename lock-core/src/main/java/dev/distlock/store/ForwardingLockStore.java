@@ -178,6 +178,12 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairGr
 	}
 
 	@Override
+	public CompletionStage<@Nullable HandOff> handOver(String key, String token, String nextToken, Duration lease,
+			String client) {
+		return delegateExtension(HandOverExtension.class).handOver(key, token, nextToken, lease, client);
+	}
+
+	@Override
 	public CompletionStage<@Nullable List<Attempt>> tryAcquireAll(List<String> keys, String token, Duration lease) {
 		return delegateExtension(SeveralKeysExtension.class).tryAcquireAll(keys, token, lease);
 	}

@@ -49,4 +49,40 @@ public interface HandOverExtension extends LockStoreExtension {
 	 */
 	CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease);
 
+	/**
+	 * Hand the lock over as {@link #handOver(String, String, String, Duration)} does, and
+	 * tell whether a client other than {@code client} waits for the key, so that the
+	 * holder's client yields the lock to other clients only when one waits and otherwise
+	 * keeps passing it on among its own callers. A store that cannot tell answers that
+	 * another client may wait (this default), so its holders yield after every run of
+	 * hand-overs. The answer is a reading of who waits when the step ran, not part of the
+	 * grant: a replay answers the grant as the first did and reads the waiters again.
+	 * @param key the lock key
+	 * @param token the owner token of the holder
+	 * @param nextToken the owner token of the next holder, unique per acquisition
+	 * @param lease the next holder's lease
+	 * @param client the id under which the holder's client registers as waiting (the
+	 * waiter of {@link WakeOneExtension})
+	 * @return the grant or refusal, with whether another client waits; or {@code null}
+	 * when the store does not hand over this time; failed as
+	 * {@link #handOver(String, String, String, Duration)} fails
+	 */
+	default CompletionStage<@Nullable HandOff> handOver(String key, String token, String nextToken, Duration lease,
+			String client) {
+		return handOver(key, token, nextToken, lease)
+			.thenApply((attempt) -> (attempt != null) ? new HandOff(attempt, true) : null);
+	}
+
+	/**
+	 * What a hand-over did, and whether another client waits for the key.
+	 *
+	 * @param attempt the grant to the next token, or a refusal when the holder no longer
+	 * owned the lock
+	 * @param othersWait whether a client other than the holder's waits (or may wait) for
+	 * the key
+	 */
+	record HandOff(Attempt attempt, boolean othersWait) {
+
+	}
+
 }

@@ -23,10 +23,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.store.support.Stages;
 import dev.distlock.store.support.StageTimeouts;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
@@ -55,12 +57,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * synchronously). A failed attempt, or a connection that turns out closed (the factory
  * was stopped or restarted), is replaced on the next request.
  * <p>
- * Lettuce fails a command after the factory's command timeout when its
- * {@code TimeoutOptions} are enabled (Spring Data Redis's default client options and
- * Spring Boot's both enable them); every request, from waiting for the connection to the
- * script's reply (and its one retry on a new connection), is also bounded by one command
- * timeout on the store's own scheduler ({@link StageTimeouts}), whatever the client
- * options, so a request never takes longer than one command timeout.
+ * Every request, from waiting for the connection to the script's reply (and its one retry
+ * on a new connection, or the script's source after {@code NOSCRIPT}), takes at most one
+ * command timeout, bounded by one timeout mechanism. Lettuce fails a command after the
+ * factory's command timeout when its {@code TimeoutOptions} apply the connection's
+ * timeout (Spring Data Redis's default client options and Spring Boot's both do): then a
+ * request that is one command on a ready connection, the usual case, is bounded by that
+ * timer alone, and the store's own ({@link StageTimeouts}) starts, for what is left of
+ * the command timeout, only when the request needs more (a connection to wait for, a
+ * second command). With other client options the store's bound covers every request from
+ * its start.
  *
  * @author distlock
  * @since 0.1.0
@@ -75,11 +81,22 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 
 	private final AtomicReference<@Nullable CompletableFuture<NativeConnection>> connection = new AtomicReference<>();
 
+	/**
+	 * Whether Lettuce bounds every command by the connection's timeout, which Spring Data
+	 * Redis sets to the command timeout.
+	 */
+	private final boolean clientBoundsCommands;
+
 	private volatile boolean closed;
 
 	LettuceScriptExecutor(LettuceConnectionFactory connectionFactory, Executor connector) {
 		this.connectionFactory = connectionFactory;
 		this.connector = connector;
+		this.clientBoundsCommands = connectionFactory.getClientConfiguration()
+			.getClientOptions()
+			.map(ClientOptions::getTimeoutOptions)
+			.map((timeouts) -> timeouts.isTimeoutCommands() && timeouts.isApplyConnectionTimeout())
+			.orElse(false);
 	}
 
 	@Override
@@ -89,45 +106,77 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 
 	@Override
 	public CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args) {
-		// One command timeout, one timer task, for the whole request: waiting for a
-		// connection, the script and a second try on a new connection all fit in it
-		CompletableFuture<Object> request = StageTimeouts.within(new CompletableFuture<>(), commandTimeout(),
-				script.description());
-		Stages.forward(run(script, keys, args, true, request), request);
-		return request;
+		// One command timeout for the whole request: waiting for a connection, the script
+		// and a second try on a new connection all fit in it
+		Request request = new Request(script, commandTimeout());
+		if (!this.clientBoundsCommands) {
+			request.bound();
+		}
+		run(script, keys, args, true, request);
+		return request.reply;
 	}
 
-	private CompletableFuture<Object> run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry,
-			CompletableFuture<Object> request) {
+	/**
+	 * Send the request on the connection, at once when it is ready: the reply's stage and
+	 * the script's are the only stages of a request on a ready connection.
+	 */
+	private void run(LuaScript script, List<String> keys, List<String> args, boolean mayRetry, Request request) {
+		if (request.isDone()) {
+			// Timed out before a second try: never sent late
+			return;
+		}
 		CompletableFuture<NativeConnection> current = connection();
-		return current.thenCompose((connection) -> request.isDone()
-				// Timed out while the connection was being made: never send it late
-				? CompletableFuture.failedFuture(new TooLateException(script))
-				: evaluate(connection, script, keys, args, request))
-			.handle((reply, failure) -> {
-				if (failure == null) {
-					return CompletableFuture.completedFuture(reply);
-				}
-				if (isConnectionFailure(failure) && !(Stages.unwrap(failure) instanceof TooLateException)) {
-					discard(current);
-					if (mayRetry && isClosed(failure)) {
-						// Refused before it was sent (the factory was stopped or
-						// restarted): safe to send once more on a new connection
-						return run(script, keys, args, false, request);
-					}
-				}
-				Throwable cause = Stages.unwrap(failure);
-				return CompletableFuture
-					.<Object>failedFuture((cause instanceof NotSentException notSent && notSent.getCause() != null)
-							? notSent.getCause() : cause);
-			})
-			.thenCompose((stage) -> stage);
+		if (current.isDone() && !current.isCompletedExceptionally()) {
+			send(current, current.join(), script, keys, args, mayRetry, request);
+			return;
+		}
+		// More than one command's time: the store's own bound starts
+		request.bound();
+		current.whenComplete((connection, failure) -> {
+			if (failure != null) {
+				failed(current, failure, script, keys, args, mayRetry, request);
+			}
+			else if (!request.isDone()) {
+				// (Timed out while the connection was being made: never sent late)
+				send(current, connection, script, keys, args, mayRetry, request);
+			}
+		});
+	}
+
+	private void send(CompletableFuture<NativeConnection> current, NativeConnection connection, LuaScript script,
+			List<String> keys, List<String> args, boolean mayRetry, Request request) {
+		evaluate(connection, script, keys, args, request).whenComplete((reply, failure) -> {
+			if (failure == null) {
+				request.reply.complete(reply);
+			}
+			else {
+				failed(current, failure, script, keys, args, mayRetry, request);
+			}
+		});
+	}
+
+	private void failed(CompletableFuture<NativeConnection> current, Throwable failure, LuaScript script,
+			List<String> keys, List<String> args, boolean mayRetry, Request request) {
+		if (isConnectionFailure(failure) && !(Stages.unwrap(failure) instanceof TooLateException)) {
+			discard(current);
+			if (mayRetry && isClosed(failure)) {
+				// Refused before it was sent (the factory was stopped or restarted): safe
+				// to send once more on a new connection, within what is left of the
+				// command timeout
+				request.bound();
+				run(script, keys, args, false, request);
+				return;
+			}
+		}
+		Throwable cause = Stages.unwrap(failure);
+		request.reply.completeExceptionally(
+				(cause instanceof NotSentException notSent && notSent.getCause() != null) ? notSent.getCause() : cause);
 	}
 
 	private CompletableFuture<Object> evaluate(NativeConnection connection, LuaScript script, List<String> keys,
-			List<String> args, CompletableFuture<Object> request) {
-		byte[][] keyBytes = bytes(keys);
-		byte[][] argBytes = bytes(args);
+			List<String> args, Request request) {
+		byte[][] keyBytes = EncodedStrings.bytes(keys);
+		byte[][] argBytes = EncodedStrings.bytes(args);
 		ScriptOutputType type = outputType(script);
 		CompletableFuture<Object> reply = new CompletableFuture<>();
 		RedisFuture<Object> sent;
@@ -141,8 +190,13 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		sent.whenComplete((result, failure) -> {
 			if (failure == null) {
 				reply.complete(decode(result));
+				return;
 			}
-			else if (isNoScript(failure) && request.isDone()) {
+			if (isNoScript(failure)) {
+				// A second command: it must fit in what is left of the command timeout
+				request.bound();
+			}
+			if (isNoScript(failure) && request.isDone()) {
 				// Timed out meanwhile: its caller may already compensate (release what
 				// it would grant), so the script must not run after that
 				reply.completeExceptionally(new TooLateException(script));
@@ -272,14 +326,6 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		};
 	}
 
-	private static byte[][] bytes(List<String> values) {
-		byte[][] bytes = new byte[values.size()][];
-		for (int i = 0; i < bytes.length; i++) {
-			bytes[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
-		}
-		return bytes;
-	}
-
 	private static Object decode(@Nullable Object reply) {
 		if (reply == null) {
 			return NO_REPLY;
@@ -302,6 +348,44 @@ final class LettuceScriptExecutor implements ScriptExecutor {
 		if (current != null) {
 			current.thenAccept((connection) -> closeQuietly(connection.connection()));
 		}
+	}
+
+	/**
+	 * One request: its reply, and the store's bound of one command timeout from the
+	 * request's start, started when the request needs it.
+	 */
+	private static final class Request {
+
+		final CompletableFuture<Object> reply = new CompletableFuture<>();
+
+		private final LuaScript script;
+
+		private final Duration timeout;
+
+		private final long deadlineNanos;
+
+		private final AtomicBoolean bounded = new AtomicBoolean();
+
+		Request(LuaScript script, Duration timeout) {
+			this.script = script;
+			this.timeout = timeout;
+			this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+		}
+
+		/**
+		 * Bound the request by what is left of its command timeout (failing it at once if
+		 * nothing is), once.
+		 */
+		void bound() {
+			if (this.bounded.compareAndSet(false, true)) {
+				StageTimeouts.within(this.reply, this.timeout, this.deadlineNanos, this.script.description());
+			}
+		}
+
+		boolean isDone() {
+			return this.reply.isDone();
+		}
+
 	}
 
 	/**

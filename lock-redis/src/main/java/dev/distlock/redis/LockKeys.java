@@ -78,9 +78,12 @@ public record LockKeys(String name, String lockKey, List<String> all) {
 	public static LockKeys of(String prefix, String name) {
 		Assert.isTrue(StringUtils.hasText(name), () -> "Lock key must not be null or blank, but was '" + name + "'");
 		String lockKey = prefix + "{" + escapeBraces(name) + "}";
+		// Encoded once: the store keeps the keys of recent locks, and every script on
+		// this lock sends these bytes
 		return new LockKeys(name, lockKey,
-				List.of(lockKey, lockKey + ":fence", lockKey + ":released", lockKey + ":writer-waiting",
-						lockKey + ":waiters", lockKey + ":queue", lockKey + ":alive", lockKey + ":grants"));
+				EncodedStrings
+					.of(List.of(lockKey, lockKey + ":fence", lockKey + ":released", lockKey + ":writer-waiting",
+							lockKey + ":waiters", lockKey + ":queue", lockKey + ":alive", lockKey + ":grants")));
 	}
 
 	/**

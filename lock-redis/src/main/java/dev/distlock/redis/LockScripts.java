@@ -32,6 +32,7 @@ import static dev.distlock.redis.LuaHelpers.KIND;
 import static dev.distlock.redis.LuaHelpers.LISTEN;
 import static dev.distlock.redis.LuaHelpers.MARKED;
 import static dev.distlock.redis.LuaHelpers.NOW;
+import static dev.distlock.redis.LuaHelpers.OTHERS_WAIT;
 import static dev.distlock.redis.LuaHelpers.OWNERSHIP;
 import static dev.distlock.redis.LuaHelpers.READERS;
 import static dev.distlock.redis.LuaHelpers.REFUSED;
@@ -294,17 +295,21 @@ final class LockScripts {
 	 * a new fencing token and lease (clearing our writer-waiting mark), unless fair
 	 * waiters are queued. A lock that already holds the next token is a replay of this
 	 * very request (the next token is new, known to this request only): it answers handed
-	 * over with the fencing token already issued, as the first run did. Returns
-	 * {@code {1, fence}} when handed over, {@code {0, 0}} when the lock was not ours,
-	 * {@code {2, 0}} when fair waiters are queued (nothing changed: release instead).
-	 * ARGV: token, next token, lease millis.
+	 * over with the fencing token already issued, as the first run did. A hand-over also
+	 * tells whether another client waits ({@code othersWait}): a live registration in the
+	 * waiters set other than our client's (a listener of every release counts, as it may
+	 * be anyone's); a replay reads the waiters again. Returns {@code {1, fence, others}}
+	 * when handed over (others 1 when another client waits, else 0), {@code {0, 0}} when
+	 * the lock was not ours, {@code {2, 0}} when fair waiters are queued (nothing
+	 * changed: release instead). ARGV: token, next token, lease millis, our client's id
+	 * as it registers as a waiter ({@code ""} when unknown: every registration counts).
 	 */
 	static final LuaScript COHORT_HAND_OVER = LuaScript.of("hand-over", Reply.MULTI, KEY_LOCALS,
-			List.of(OWNERSHIP, CLEAR_MARK, FENCE, ISSUED, GRANT_TO), """
-					local token, nextToken, leaseMillis = ARGV[1], ARGV[2], ARGV[3]
+			List.of(NOW, OWNERSHIP, CLEAR_MARK, FENCE, ISSUED, GRANT_TO, OTHERS_WAIT), """
+					local token, nextToken, leaseMillis, client = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 					if ownership(lockKey, token) ~= 'writer' then
 					  if ownership(lockKey, nextToken) == 'writer' then
-					    return {1, issued(fenceKey, leaseMillis)}
+					    return {1, issued(fenceKey, leaseMillis), othersWait(client)}
 					  end
 					  return {0, 0}
 					end
@@ -312,7 +317,7 @@ final class LockScripts {
 					  return {2, 0}
 					end
 					clearMark(writerWaitingKey, token)
-					return {1, grantTo(nextToken, leaseMillis)}
+					return {1, grantTo(nextToken, leaseMillis), othersWait(client)}
 					""");
 
 	/**

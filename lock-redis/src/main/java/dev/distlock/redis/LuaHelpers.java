@@ -265,6 +265,27 @@ final class LuaHelpers {
 			""");
 
 	/**
+	 * {@code othersWait(client)}: 1 when the waiters set holds a live registration other
+	 * than {@code client}'s (a registration whose time has not run out; a listener of
+	 * every release counts, as it may belong to any client), else 0. One {@code EXISTS}
+	 * when nobody is registered.
+	 */
+	static final LuaHelper OTHERS_WAIT = new LuaHelper("othersWait", """
+			local function othersWait(client)
+			  if redis.call('exists', waitersKey) == 0 then
+			    return 0
+			  end
+			  local at = now()
+			  local live = redis.call('zcount', waitersKey, string.format('%d', at), '+inf')
+			  local mine = tonumber(redis.call('zscore', waitersKey, client))
+			  if mine and mine >= at then
+			    live = live - 1
+			  end
+			  return (live > 0) and 1 or 0
+			end
+			""");
+
+	/**
 	 * {@code listen(key, member, millis)}: register {@code member} in the waiters set
 	 * {@code key} until the server clock passes now plus {@code millis} (refreshing an
 	 * earlier registration), and keep the set alive at least that long. A client's id

@@ -49,6 +49,11 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  */
 final class PatternReleaseNotifications implements ReleaseNotifications, MessageListener, SubscriptionListener {
 
+	/**
+	 * The command a release publishes with.
+	 */
+	static final String PUBLISH = "publish";
+
 	private static final Log logger = LogFactory.getLog(PatternReleaseNotifications.class);
 
 	private final RedisMessageListenerContainer container;
@@ -106,7 +111,7 @@ final class PatternReleaseNotifications implements ReleaseNotifications, Message
 
 	@Override
 	public String publishCommand() {
-		return "publish";
+		return PUBLISH;
 	}
 
 	@Override

@@ -27,6 +27,7 @@ import java.util.stream.IntStream;
 import dev.distlock.LockBackendException;
 import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
 import dev.distlock.store.FairQueueLimits;
+import dev.distlock.store.HandOverExtension.HandOff;
 import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.ReadWriteTiming;
 import dev.distlock.store.support.Stages;
@@ -73,6 +74,19 @@ final class RedisLockCommands {
 
 	RedisLockCommands(ScriptExecutor executor) {
 		this.executor = executor;
+	}
+
+	/**
+	 * Return the arguments the commands pass as these very strings, whatever the request,
+	 * whose encodings {@link EncodedStrings} makes once.
+	 * @return the constant arguments
+	 */
+	static List<String> constantArguments() {
+		List<String> constants = new ArrayList<>(List.of(SECONDS));
+		constants.addAll(List.of(PENDING_WRITER_RECHECK_MILLIS, WRITER_WAITING_MILLIS, LISTENER_MILLIS,
+				GONE_WAITERS_PER_STEP, LuaHelpers.EVERY_RELEASE, "", PatternReleaseNotifications.PUBLISH,
+				ShardedReleaseNotifications.SPUBLISH));
+		return constants;
 	}
 
 	private String replayMillis() {
@@ -129,17 +143,21 @@ final class RedisLockCommands {
 	/**
 	 * Hand the lock over to the next token of the same client; see
 	 * {@link LockScripts#COHORT_HAND_OVER}.
-	 * @return the grant, a refusal if {@code token} did not own the lock, or {@code null}
-	 * if fair waiters are queued
+	 * @param client the id under which the holder's client registers as a waiter, or
+	 * {@code ""} when unknown
+	 * @return the grant or a refusal if {@code token} did not own the lock, with whether
+	 * another client waits; or {@code null} if fair waiters are queued
 	 */
-	CompletableFuture<@Nullable Attempt> handOver(LockKeys keys, String token, String nextToken, Duration lease) {
-		return this.<@Nullable Attempt>run(keys, "hand over", LockScripts.COHORT_HAND_OVER,
-				List.of(token, nextToken, millis(lease)), (reply) -> {
+	CompletableFuture<@Nullable HandOff> handOver(LockKeys keys, String token, String nextToken, Duration lease,
+			String client) {
+		return this.<@Nullable HandOff>run(keys, "hand over", LockScripts.COHORT_HAND_OVER,
+				List.of(token, nextToken, millis(lease), client), (reply) -> {
 					List<Long> answer = longs(reply);
 					if (answer.get(0) == 2L) {
 						return null;
 					}
-					return (answer.get(0) == 1L) ? Attempt.granted(answer.get(1)) : Attempt.busy(null);
+					return (answer.get(0) == 1L) ? new HandOff(Attempt.granted(answer.get(1)), answer.get(2) == 1L)
+							: new HandOff(Attempt.busy(null), true);
 				});
 	}
 
@@ -173,9 +191,7 @@ final class RedisLockCommands {
 	}
 
 	CompletableFuture<Boolean> release(LockKeys keys, String token, String publishCommand) {
-		List<String> redisKeys = new ArrayList<>(LockKeys.COUNT + 1);
-		redisKeys.addAll(keys.all());
-		redisKeys.add(keys.releasedKey(token));
+		List<String> redisKeys = EncodedStrings.with(keys.all(), keys.releasedKey(token));
 		return run(keys, "release", LockScripts.RELEASE, redisKeys,
 				List.of(token, publishCommand, GONE_WAITERS_PER_STEP, replayMillis()), RedisLockCommands::isOne);
 	}

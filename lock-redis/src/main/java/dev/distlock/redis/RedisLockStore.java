@@ -241,8 +241,16 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairG
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
-		return this.unanswered.<@Nullable Attempt>watch(key,
-				this.commands.handOver(keys(key), token, nextToken, lease));
+		return handOver(key, token, nextToken, lease, "")
+			.thenApply((handOff) -> (handOff != null) ? handOff.attempt() : null);
+	}
+
+	@Override
+	@SuppressWarnings("NullAway") // as above
+	public CompletionStage<@Nullable HandOff> handOver(String key, String token, String nextToken, Duration lease,
+			String client) {
+		return this.unanswered.<@Nullable HandOff>watch(key,
+				this.commands.handOver(keys(key), token, nextToken, lease, client));
 	}
 
 	@Override

@@ -49,6 +49,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class ShardedReleaseNotifications implements ReleaseNotifications {
 
+	/**
+	 * The command a release publishes with (sharded pub/sub).
+	 */
+	static final String SPUBLISH = "spublish";
+
 	private static final Log logger = LogFactory.getLog(ShardedReleaseNotifications.class);
 
 	private final RedisClusterClient clusterClient;
@@ -96,7 +101,7 @@ final class ShardedReleaseNotifications implements ReleaseNotifications {
 
 	@Override
 	public String publishCommand() {
-		return "spublish";
+		return SPUBLISH;
 	}
 
 	private void ssubscribe(String channel) {

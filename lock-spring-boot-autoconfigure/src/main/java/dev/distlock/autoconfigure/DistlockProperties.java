@@ -74,9 +74,10 @@ public class DistlockProperties {
 	private Duration fairGrantTimeout = Duration.ofSeconds(2);
 
 	/**
-	 * How many times in a row the holder of a non-fair lock may hand it directly to the
-	 * next caller of the same instance waiting for it (one script, new fencing token),
-	 * instead of releasing it to every instance. Zero always releases.
+	 * How many times in a row, while another instance waits for the key, the holder of a
+	 * non-fair lock may hand it directly to the next caller of the same instance waiting
+	 * for it (one script, new fencing token), instead of releasing it to every instance;
+	 * with no other instance waiting it keeps handing over. Zero always releases.
 	 */
 	private int cohortHandOffs = 3;
 

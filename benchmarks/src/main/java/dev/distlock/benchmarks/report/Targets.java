@@ -45,6 +45,9 @@ final class Targets {
 
 	static final double UNCONTENDED_VS_FLOOR = 0.95;
 
+	/** Issue 38: the client's CPU per uncontended acquire+release against the floor's. */
+	static final double CPU_PER_OP_VS_FLOOR = 1.15;
+
 	/** Issue 20: default-mode throughput against Redisson's. */
 	static final double DEFAULT_VS_REDISSON = 2.5;
 
@@ -99,6 +102,10 @@ final class Targets {
 		targets.add(uncontended("Uncontended, 1 thread: >= 0.95x the floor (median of the rounds)",
 				measurements.uncontendedSingle));
 		targets.add(uncontended("Uncontended, 16 threads: >= 0.95x the floor (median of the rounds)",
+				measurements.uncontendedMulti));
+		targets.add(cpuPerOp("Client CPU per uncontended op, 1 thread: <= 1.15x the floor's",
+				measurements.uncontendedSingle));
+		targets.add(cpuPerOp("Client CPU per uncontended op, 16 threads: <= 1.15x the floor's",
 				measurements.uncontendedMulti));
 		long roundTrip = Math.max(1, measurements.roundTrip.p50Nanos());
 		targets.addAll(defaultMode(measurements, roundTrip));
@@ -473,6 +480,19 @@ final class Targets {
 		return Target.of(name, Format.ops(distlock.opsPerSecond()) + " ops/s",
 				Format.ops(floor.opsPerSecond()) + " ops/s", ratio >= UNCONTENDED_VS_FLOOR,
 				Format.ratio(ratio) + " the floor (median of the per-round ratios)" + rounds + clientStack);
+	}
+
+	private static Target cpuPerOp(String name, Map<Contender, Outcome<Throughput>> results) {
+		Throughput distlock = Measurements.valueOf(results, Contender.DISTLOCK);
+		Throughput floor = Measurements.valueOf(results, Contender.FLOOR);
+		if (distlock == null || floor == null || Double.isNaN(distlock.cpuNanosPerOp())
+				|| Double.isNaN(floor.cpuNanosPerOp())) {
+			return Target.notMeasured(name, "distlock's or the floor's CPU per op was not measured");
+		}
+		double ratio = distlock.cpuNanosPerOp() / floor.cpuNanosPerOp();
+		return Target.of(name, Format.micros((long) distlock.cpuNanosPerOp()) + " us/op",
+				Format.micros((long) floor.cpuNanosPerOp()) + " us/op (floor)", ratio <= CPU_PER_OP_VS_FLOOR,
+				Format.ratio(ratio) + " the floor's process CPU time per acquire+release (measured windows)");
 	}
 
 	private static Target annotation(Outcome<Map<String, Double>> outcome) {

@@ -27,9 +27,24 @@ import java.util.List;
  * @param latency latency of one acquire+release pair
  * @param roundOpsPerSecond acquire+release pairs per second in each measured round, in
  * the order of the rounds
+ * @param cpuNanosPerOp the client's CPU time per acquire+release pair: the process CPU
+ * time of the measured windows divided by the pairs that began in them, {@code NaN} when
+ * not measured
  * @author distlock
  * @since 0.1.0
  */
-public record Throughput(int threads, double opsPerSecond, Latency latency, List<Double> roundOpsPerSecond) {
+public record Throughput(int threads, double opsPerSecond, Latency latency, List<Double> roundOpsPerSecond,
+		double cpuNanosPerOp) {
+
+	/**
+	 * Create an outcome without a CPU measurement.
+	 * @param threads how many threads ran
+	 * @param opsPerSecond acquire+release pairs per second
+	 * @param latency latency of one acquire+release pair
+	 * @param roundOpsPerSecond acquire+release pairs per second in each measured round
+	 */
+	public Throughput(int threads, double opsPerSecond, Latency latency, List<Double> roundOpsPerSecond) {
+		this(threads, opsPerSecond, latency, roundOpsPerSecond, Double.NaN);
+	}
 
 }

@@ -66,7 +66,7 @@ public final class UncontendedRounds {
 	public Map<Contender, Outcome<Throughput>> run(List<Contender> contenders, RedisEndpoint endpoint, int threads,
 			Consumer<String> progress) {
 		Map<Contender, Outcome<LockContender>> connected = new EnumMap<>(Contender.class);
-		Map<Contender, List<long[]>> samples = new EnumMap<>(Contender.class);
+		Map<Contender, List<UncontendedWorkload.Run>> samples = new EnumMap<>(Contender.class);
 		Map<Contender, Outcome<Throughput>> results = new EnumMap<>(Contender.class);
 		try {
 			for (Contender contender : contenders) {
@@ -79,7 +79,8 @@ public final class UncontendedRounds {
 					if (lock != null && !results.containsKey(contender)) {
 						progress.accept("uncontended, " + threads + " thread(s), "
 								+ ((round > 0) ? "round " + round : "warm-up round") + ": " + contender.label());
-						Outcome<long[]> outcome = Outcome.of(() -> this.workload.run(lock, threads));
+						Outcome<UncontendedWorkload.Run> outcome = Outcome
+							.of(() -> this.workload.runMeasuringCpu(lock, threads));
 						if (outcome.value() == null) {
 							results.put(contender, Outcome.failed(String.valueOf(outcome.failure())));
 						}
@@ -107,11 +108,15 @@ public final class UncontendedRounds {
 		return results;
 	}
 
-	private Throughput merge(List<long[]> rounds, int threads) {
-		long[] all = rounds.stream().flatMapToLong(Arrays::stream).toArray();
+	private Throughput merge(List<UncontendedWorkload.Run> rounds, int threads) {
+		long[] all = rounds.stream().flatMapToLong((round) -> Arrays.stream(round.latencies())).toArray();
 		double roundSeconds = this.workload.phases().measureSeconds();
-		List<Double> perRound = rounds.stream().map((round) -> round.length / roundSeconds).toList();
-		return new Throughput(threads, all.length / (roundSeconds * rounds.size()), Latency.of(all), perRound);
+		List<Double> perRound = rounds.stream().map((round) -> round.latencies().length / roundSeconds).toList();
+		boolean cpuMeasured = rounds.stream().allMatch((round) -> round.cpuNanos() >= 0);
+		double cpuPerOp = (cpuMeasured && all.length > 0)
+				? rounds.stream().mapToLong(UncontendedWorkload.Run::cpuNanos).sum() / (double) all.length : Double.NaN;
+		return new Throughput(threads, all.length / (roundSeconds * rounds.size()), Latency.of(all), perRound,
+				cpuPerOp);
 	}
 
 }

@@ -19,6 +19,7 @@ package dev.distlock.benchmarks.workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
 
@@ -73,6 +74,20 @@ public final class UncontendedWorkload {
 	 * @throws Exception if a lock failed
 	 */
 	public long[] run(LockContender contender, int threads) throws Exception {
+		return runMeasuringCpu(contender, threads).latencies();
+	}
+
+	/**
+	 * Run the workload once and measure the CPU time this process spent during the
+	 * measured window: the client's CPU (its callers, I/O and timer threads, and the
+	 * JVM's own), Redis running in a process of its own.
+	 * @param contender the lock under test
+	 * @param threads how many threads, each on its own key
+	 * @return the latencies, as {@link #run(LockContender, int)} returns them, and the
+	 * process CPU time of the measured window
+	 * @throws Exception if a lock failed
+	 */
+	public Run runMeasuringCpu(LockContender contender, int threads) throws Exception {
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		List<LongList> samples = new ArrayList<>();
 		List<Thread> workers = new ArrayList<>();
@@ -92,13 +107,37 @@ public final class UncontendedWorkload {
 			worker.start();
 			workers.add(worker);
 		}
+		sleepUntil(this.phases.measureStart(start));
+		long cpuAtStart = ProcessCpu.nanos();
+		sleepUntil(this.phases.measureEnd(start));
+		long cpuAtEnd = ProcessCpu.nanos();
+		long windowCpu = (cpuAtStart < 0 || cpuAtEnd < 0) ? -1 : cpuAtEnd - cpuAtStart;
 		for (Thread worker : workers) {
 			worker.join();
 		}
 		if (failure.get() != null) {
 			throw new IllegalStateException("Uncontended run failed: " + failure.get(), failure.get());
 		}
-		return samples.stream().flatMapToLong((list) -> LongStream.of(list.toArray())).toArray();
+		return new Run(samples.stream().flatMapToLong((list) -> LongStream.of(list.toArray())).toArray(), windowCpu);
+	}
+
+	private static void sleepUntil(long nanoTime) throws InterruptedException {
+		long left;
+		while ((left = nanoTime - System.nanoTime()) > 0) {
+			TimeUnit.NANOSECONDS.sleep(left);
+		}
+	}
+
+	/**
+	 * One run.
+	 *
+	 * @param latencies the latency of every acquire+release pair that began in the
+	 * measured window, in nanoseconds
+	 * @param cpuNanos the CPU time the process spent in the measured window, or
+	 * {@code -1} when the JVM does not tell it
+	 */
+	public record Run(long[] latencies, long cpuNanos) {
+
 	}
 
 	private void loop(LockContender contender, String key, long start, LongList latencies) throws InterruptedException {

@@ -342,6 +342,21 @@ class TargetsTests {
 				List.of(6_000L, 6_100L, 5_900L));
 	}
 
+	@Test
+	void missesTheClientCpuTargetAboveOnePointOneFiveTimesTheFloorsCpuPerOp() {
+		Measurements measurements = new Measurements();
+		measurements.uncontendedSingle.put(Contender.DISTLOCK, Outcome.success(withCpu(57_000)));
+		measurements.uncontendedSingle.put(Contender.FLOOR, Outcome.success(withCpu(50_000)));
+		assertThat(target(measurements, "CPU per uncontended op, 1 thread").verdict()).isEqualTo("PASS");
+		measurements.uncontendedSingle.put(Contender.DISTLOCK, Outcome.success(withCpu(58_000)));
+		assertThat(target(measurements, "CPU per uncontended op, 1 thread").verdict()).isEqualTo("MISS");
+		assertThat(target(measurements, "CPU per uncontended op, 16 threads").verdict()).isEqualTo("NOT MEASURED");
+	}
+
+	private static Throughput withCpu(double cpuNanosPerOp) {
+		return new Throughput(1, 1000, new Latency(1, 1, 1), List.of(1000.0), cpuNanosPerOp);
+	}
+
 	private static Target target(Measurements measurements, String name) {
 		List<Target> matching = Targets.evaluate(measurements)
 			.stream()

@@ -69,10 +69,31 @@ public final class StageTimeouts {
 	 * @return {@code stage}
 	 */
 	public static <T> CompletableFuture<T> within(CompletableFuture<T> stage, Duration timeout, String what) {
+		return within(stage, timeout, System.nanoTime() + timeout.toNanos(), what);
+	}
+
+	/**
+	 * Fail {@code stage} with a {@link TimeoutException} unless it completes by
+	 * {@code deadlineNanos} (give or take one tick), at once if that has passed: for a
+	 * bound of {@code timeout} that started earlier.
+	 * @param <T> the result type
+	 * @param stage the stage
+	 * @param timeout the bound, for the message
+	 * @param deadlineNanos when the bound ends, on {@link System#nanoTime()}'s clock
+	 * @param what what the stage does, for the message
+	 * @return {@code stage}
+	 */
+	public static <T> CompletableFuture<T> within(CompletableFuture<T> stage, Duration timeout, long deadlineNanos,
+			String what) {
 		if (stage.isDone()) {
 			return stage;
 		}
-		pending.add(new Bound(stage, System.nanoTime() + timeout.toNanos(), timeout, what));
+		Bound bound = new Bound(stage, deadlineNanos, timeout, what);
+		if (System.nanoTime() - deadlineNanos >= 0) {
+			bound.expire();
+			return stage;
+		}
+		pending.add(bound);
 		if (ticking.compareAndSet(false, true)) {
 			scheduleTick();
 		}

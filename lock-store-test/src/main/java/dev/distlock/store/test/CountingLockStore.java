@@ -70,21 +70,24 @@ final class CountingLockStore extends ForwardingLockStore {
 	// NullAway reads the extension's class file without the @Nullable of its type
 	// arguments, so it sees this override's nullable result as a mismatch
 	@SuppressWarnings("NullAway")
-	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+	public CompletionStage<@Nullable HandOff> handOver(String key, String token, String nextToken, Duration lease,
+			String client) {
+		// The engine hands over with its client's id; the forwarding base keeps the
+		// delegate's answer of whether another client waits
 		HandOverFailure failure = this.nextHandOverFails;
 		this.nextHandOverFails = null;
 		if (failure == HandOverFailure.NOT_RUN) {
 			return CompletableFuture.failedFuture(new IllegalStateException("hand-over of " + key + " not run"));
 		}
 		if (failure == HandOverFailure.REPLY_LOST) {
-			return super.handOver(key, token, nextToken, lease).thenCompose((attempt) -> CompletableFuture
+			return super.handOver(key, token, nextToken, lease, client).thenCompose((handOff) -> CompletableFuture
 				.failedFuture(new IllegalStateException("reply to the hand-over of " + key + " lost")));
 		}
-		return super.handOver(key, token, nextToken, lease).thenApply((attempt) -> {
-			if (attempt != null && attempt.acquired()) {
+		return super.handOver(key, token, nextToken, lease, client).thenApply((handOff) -> {
+			if (handOff != null && handOff.attempt().acquired()) {
 				this.handOvers.incrementAndGet();
 			}
-			return attempt;
+			return handOff;
 		});
 	}
 

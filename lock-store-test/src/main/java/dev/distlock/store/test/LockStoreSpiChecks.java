@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.HandOverExtension.HandOff;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.InspectionExtension.KeyState;
 import dev.distlock.store.LockStore;
@@ -292,7 +293,10 @@ public final class LockStoreSpiChecks {
 
 	/**
 	 * {@link HandOverExtension}: {@code handOver} passes the owner's lock to the next
-	 * token with a higher fencing token, and refuses a token that does not own the lock.
+	 * token with a higher fencing token, and refuses a token that does not own the lock;
+	 * with another client registered as waiting ({@link WakeOneExtension}), a hand-over
+	 * naming the holder's client tells that another client waits, so that the holder's
+	 * client yields to it.
 	 */
 	public void handOverPassesTheLockToTheNextTokenWithAHigherFence() {
 		try (StorePair two = new StorePair(this.stores)) {
@@ -309,7 +313,24 @@ public final class LockStoreSpiChecks {
 				.isGreaterThan(first.fencingToken());
 			assertThat(join(two.other.isOwner(key, "next:1"))).as("LockStore.isOwner(key, next token) after hand-over")
 				.isTrue();
-			join(two.one.release(key, "next:1"));
+			WakeOneExtension waiting = two.other.extension(WakeOneExtension.class);
+			if (waiting != null) {
+				assertThat(join(waiting.tryAcquire(key, "waiter:1", LEASE, "other-client", LEASE)).acquired())
+					.as("WakeOneExtension.tryAcquire(held key)")
+					.isFalse();
+				HandOff handOff = join(one.handOver(key, "next:1", "next:2", LEASE, "holder-client"));
+				assumeTrue(handOff != null, "the store did not hand over this time");
+				assertThat(handOff.attempt().acquired()).as("HandOverExtension.handOver(key, owner, client) acquired")
+					.isTrue();
+				assertThat(handOff.othersWait())
+					.as("HandOverExtension.handOver(key, owner, client) with another client waiting: othersWait")
+					.isTrue();
+				join(waiting.leave(key, "other-client"));
+				join(two.one.release(key, "next:2"));
+			}
+			else {
+				join(two.one.release(key, "next:1"));
+			}
 		}
 	}
 
