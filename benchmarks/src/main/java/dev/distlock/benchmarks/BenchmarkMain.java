@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 import dev.distlock.benchmarks.annotation.AnnotationOverhead;
 import dev.distlock.benchmarks.contender.Contender;
@@ -46,7 +47,11 @@ import dev.distlock.testing.RunProvenance;
  * Runs every workload against every library on one Redis it starts itself, and writes the
  * Markdown results. System properties: {@code benchmarks.quick=true} for a short smoke
  * run, {@code benchmarks.output} for the results file (default
- * {@code results/benchmark-results.md}).
+ * {@code results/benchmark-results.md}), {@code benchmarks.contenders} for the libraries
+ * (names of {@link Contender}, default all), and {@code benchmarks.workloads} for the
+ * workloads (names of {@link Workload}, comma-separated, default all: for example
+ * {@code read-write,cluster-renewal} runs the read-write runs and the Cluster renewal
+ * alone, and the report shows the other targets as not run).
  *
  * @author distlock
  * @since 0.1.0
@@ -75,6 +80,7 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		RunSettings settings = Boolean.getBoolean("benchmarks.quick") ? RunSettings.quick() : RunSettings.full();
 		List<Contender> contenders = contenders(System.getProperty("benchmarks.contenders", ""));
+		Set<Workload> workloads = Workload.parse(System.getProperty("benchmarks.workloads", ""));
 		Path output = Path.of(System.getProperty("benchmarks.output", "results/benchmark-results.md"));
 		Path work = Files.createTempDirectory("distlock-benchmarks");
 		Measurements measurements = new Measurements();
@@ -87,64 +93,54 @@ public final class BenchmarkMain {
 			machine = Machine.current(admin.version());
 			RedisEndpoint endpoint = redis.endpoint();
 			measurements.roundTrip = Latency.of(admin.pingRoundTrips(ROUND_TRIP_SAMPLES));
-			UncontendedRounds uncontended = new UncontendedRounds(new UncontendedWorkload(settings.uncontended()),
-					settings.uncontendedRounds());
 			List<Contender> uncontendedContenders = contenders.stream().filter(Contender::runsUncontended).toList();
-			measurements.uncontendedSingle
-				.putAll(uncontended.run(uncontendedContenders, endpoint, 1, BenchmarkMain::log));
-			measurements.uncontendedMulti
-				.putAll(uncontended.run(uncontendedContenders, endpoint, settings.threads(), BenchmarkMain::log));
-			ContendedWorkload contended = new ContendedWorkload(settings.contended(), settings.processes(),
-					settings.threadsPerProcess(), work);
-			for (Contender contender : contenders) {
-				log("contended: " + contender.label());
-				measurements.contended.put(contender, Outcome.of(() -> contended.run(contender, endpoint, admin)));
+			if (workloads.contains(Workload.UNCONTENDED)) {
+				UncontendedRounds uncontended = new UncontendedRounds(new UncontendedWorkload(settings.uncontended()),
+						settings.uncontendedRounds());
+				measurements.uncontendedSingle
+					.putAll(uncontended.run(uncontendedContenders, endpoint, 1, BenchmarkMain::log));
+				measurements.uncontendedMulti
+					.putAll(uncontended.run(uncontendedContenders, endpoint, settings.threads(), BenchmarkMain::log));
 			}
-			if (contenders.contains(Contender.DISTLOCK)) {
-				ContendedWorkload wide = new ContendedWorkload(settings.wideContended(), settings.wideProcesses(),
-						settings.threadsPerProcess(), work);
-				log("contended, " + settings.wideProcesses() + " processes: " + Contender.DISTLOCK.label());
-				measurements.contendedWide = Outcome.of(() -> wide.run(Contender.DISTLOCK, endpoint, admin));
+			if (workloads.contains(Workload.CONTENDED)) {
+				contended(settings, contenders, work, endpoint, admin, measurements);
 			}
-			ReadWriteWorkload readWrite = new ReadWriteWorkload(settings.contended(), READERS);
-			for (Contender contender : contenders) {
-				if (contender == Contender.DISTLOCK || contender == Contender.REDISSON) {
-					log("read-write: " + contender.label());
-					measurements.readWrite.put(contender, Outcome.of(() -> readWrite.run(contender, endpoint, true)));
-				}
+			if (workloads.contains(Workload.READ_WRITE)) {
+				readWrite(settings, contenders, endpoint, measurements);
 			}
-			if (contenders.contains(Contender.DISTLOCK)) {
-				log("read-write, write lock only: " + Contender.DISTLOCK.label());
-				measurements.writeLockOnly = Outcome.of(() -> readWrite.run(Contender.DISTLOCK, endpoint, false));
-			}
-			if (contenders.contains(Contender.DISTLOCK)) {
+			if (workloads.contains(Workload.READER_RENEWAL) && contenders.contains(Contender.DISTLOCK)) {
 				log("read lock renewal: " + Contender.DISTLOCK.label());
 				measurements.readerRenewal = Outcome
 					.of(() -> new ReaderRenewalWorkload(5_000, 500, 20).run(endpoint, admin));
 			}
-			HeldLocksWorkload held = new HeldLocksWorkload(settings.heldLease(), settings.heldWindow());
-			for (Contender contender : uncontendedContenders) {
-				log("held locks: " + contender.label());
-				measurements.held.put(contender,
-						contender.renews()
-								? Outcome.of(() -> held.run(contender, endpoint, admin, settings.heldLocks(contender)))
-								: Outcome.notApplicable("no renewal (fixed lease only)"));
+			if (workloads.contains(Workload.HELD)) {
+				HeldLocksWorkload held = new HeldLocksWorkload(settings.heldLease(), settings.heldWindow());
+				for (Contender contender : uncontendedContenders) {
+					log("held locks: " + contender.label());
+					measurements.held.put(contender,
+							contender.renews()
+									? Outcome
+										.of(() -> held.run(contender, endpoint, admin, settings.heldLocks(contender)))
+									: Outcome.notApplicable("no renewal (fixed lease only)"));
+				}
 			}
-			if (contenders.contains(Contender.DISTLOCK)) {
+			if (workloads.contains(Workload.ASYNC_WAITERS) && contenders.contains(Contender.DISTLOCK)) {
 				log(settings.asyncWaiters() + " asynchronous waiters: " + Contender.DISTLOCK.label());
 				AsyncWaitersWorkload asyncWaiters = new AsyncWaitersWorkload(settings.asyncWaiters());
 				measurements.asyncWaiters = Outcome.of(() -> asyncWaiters.run(endpoint, admin));
 			}
 		}
-		if (contenders.contains(Contender.DISTLOCK)) {
+		if (workloads.contains(Workload.CLUSTER_RENEWAL) && contenders.contains(Contender.DISTLOCK)) {
 			int clusterLocks = Boolean.getBoolean("benchmarks.quick") ? QUICK_CLUSTER_LOCKS : CLUSTER_LOCKS;
 			log(clusterLocks + " held locks on a " + ClusterRenewalWorkload.MASTERS + "-master Cluster: "
 					+ Contender.DISTLOCK.label());
 			measurements.clusterRenewal = Outcome.of(() -> new ClusterRenewalWorkload(CLUSTER_LEASE).run(clusterLocks));
 		}
-		log("annotation overhead (JMH)");
-		measurements.annotation = Outcome.of(() -> AnnotationOverhead
-			.measure(ManagementFactory.getRuntimeMXBean().getInputArguments(), settings.jmhIterationSeconds()));
+		if (workloads.contains(Workload.ANNOTATION)) {
+			log("annotation overhead (JMH)");
+			measurements.annotation = Outcome.of(() -> AnnotationOverhead
+				.measure(ManagementFactory.getRuntimeMXBean().getInputArguments(), settings.jmhIterationSeconds()));
+		}
 		measurements.loadAverages = loadAtStart + " / " + RunProvenance.loadAverage();
 		String report = new MarkdownReport(machine, settings).render(measurements, Instant.now());
 		Files.createDirectories(output.toAbsolutePath().getParent());
@@ -154,6 +150,37 @@ public final class BenchmarkMain {
 		log("results written to " + output.toAbsolutePath() + ", charts to " + charts + "; worker logs in " + work);
 		// lock4j's renewal timers are non-daemon threads that would keep the JVM alive
 		System.exit(0);
+	}
+
+	private static void contended(RunSettings settings, List<Contender> contenders, Path work, RedisEndpoint endpoint,
+			RedisAdmin admin, Measurements measurements) {
+		ContendedWorkload contended = new ContendedWorkload(settings.contended(), settings.processes(),
+				settings.threadsPerProcess(), work);
+		for (Contender contender : contenders) {
+			log("contended: " + contender.label());
+			measurements.contended.put(contender, Outcome.of(() -> contended.run(contender, endpoint, admin)));
+		}
+		if (contenders.contains(Contender.DISTLOCK)) {
+			ContendedWorkload wide = new ContendedWorkload(settings.wideContended(), settings.wideProcesses(),
+					settings.threadsPerProcess(), work);
+			log("contended, " + settings.wideProcesses() + " processes: " + Contender.DISTLOCK.label());
+			measurements.contendedWide = Outcome.of(() -> wide.run(Contender.DISTLOCK, endpoint, admin));
+		}
+	}
+
+	private static void readWrite(RunSettings settings, List<Contender> contenders, RedisEndpoint endpoint,
+			Measurements measurements) {
+		ReadWriteWorkload readWrite = new ReadWriteWorkload(settings.contended(), READERS);
+		for (Contender contender : contenders) {
+			if (contender == Contender.DISTLOCK || contender == Contender.REDISSON) {
+				log("read-write: " + contender.label());
+				measurements.readWrite.put(contender, Outcome.of(() -> readWrite.run(contender, endpoint, true)));
+			}
+		}
+		if (contenders.contains(Contender.DISTLOCK)) {
+			log("read-write, write lock only: " + Contender.DISTLOCK.label());
+			measurements.writeLockOnly = Outcome.of(() -> readWrite.run(Contender.DISTLOCK, endpoint, false));
+		}
 	}
 
 	private static List<Contender> contenders(String names) {

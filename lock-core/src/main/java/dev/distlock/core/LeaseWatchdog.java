@@ -23,6 +23,7 @@ import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,11 +51,12 @@ import org.jspecify.annotations.Nullable;
  * Leases are grouped, each round anew, by the store's {@link LockStore#renewalGroup
  * renewal group} (the node serving the key in a sharded backend), and a request carries
  * leases of one group only, so each group's renewal goes on by itself: the requests of
- * one round are sent together, without waiting for each other's replies, and a round
- * never waits for the previous one. Each request is bounded by the renewal interval, not
- * by the store's command timeout: a request still unanswered when the next round starts
- * is reported as a failed batch, and its group is skipped by the rounds that start while
- * it is still in flight (a stalled node gains nothing from more requests); an answer that
+ * one round are sent together, one batch of each group in turn (so that every node works
+ * from the round's start), without waiting for each other's replies, and a round never
+ * waits for the previous one. Each request is bounded by the renewal interval, not by the
+ * store's command timeout: a request still unanswered when the next round starts is
+ * reported as a failed batch, and its group is skipped by the rounds that start while it
+ * is still in flight (a stalled node gains nothing from more requests); an answer that
  * comes late still counts, for the leases it renewed or found lost. So a stalled node
  * delays only its own group, and the leases on every other node are renewed on time. A
  * request or listener that fails never stops later rounds. A lease the store reports lost
@@ -198,17 +200,22 @@ final class LeaseWatchdog implements AutoCloseable {
 				groups.computeIfAbsent(renewalGroup(lease), (group) -> new ArrayList<>()).add(lease);
 			}
 		}
+		// Its last round is not answered yet: more requests would only queue behind it
+		groups.keySet().removeIf(this.inFlight::containsKey);
 		List<CompletableFuture<Boolean>> batches = new ArrayList<>();
-		for (Map.Entry<RenewalGroup, List<Lease>> group : groups.entrySet()) {
-			if (this.inFlight.containsKey(group.getKey())) {
-				// Its last round is not answered yet: more requests would only queue
-				// behind it
-				continue;
-			}
-			List<Lease> leases = group.getValue();
-			for (int from = 0; from < leases.size(); from += this.batchSize) {
+		// One batch of each group in turn, so that every node has work from the round's
+		// start: sent group after group, the last node's scripts would wait for the
+		// requests of every other node to be built and the round would take the sum of
+		// the nodes' times, not the slowest node's
+		for (int from = 0; !groups.isEmpty(); from += this.batchSize) {
+			for (Iterator<Map.Entry<RenewalGroup, List<Lease>>> it = groups.entrySet().iterator(); it.hasNext();) {
+				Map.Entry<RenewalGroup, List<Lease>> group = it.next();
+				List<Lease> leases = group.getValue();
 				batches
 					.add(renew(group.getKey(), leases.subList(from, Math.min(leases.size(), from + this.batchSize))));
+				if (from + this.batchSize >= leases.size()) {
+					it.remove();
+				}
 			}
 		}
 		return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new));

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.distlock.memory.InMemoryLockStore;
@@ -31,9 +32,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The watchdog renews each renewal group by itself: a group whose store node stops
- * answering delays no other group, and a renewal request that fails, throws or answers
- * nonsense never stops later rounds.
+ * The watchdog renews each renewal group by itself: one batch of each group in turn, a
+ * group whose store node stops answering delays no other group, and a renewal request
+ * that fails, throws or answers nonsense never stops later rounds.
  *
  * @author distlock
  */
@@ -67,6 +68,33 @@ class LeaseWatchdogTests {
 		assertThat(this.listener.batches()).anySatisfy((batch) -> assertThat(batch.failure())
 			.hasMessageContaining("did not answer a renewal within the renewal interval"));
 		healthy.forEach(LockHold::release);
+	}
+
+	@Test
+	void aRoundSendsOneBatchOfEachGroupInTurnSoThatEveryNodeWorksFromTheRoundsStart() throws Exception {
+		// Issue 38: sent group after group, the batches of the last node waited for every
+		// other node's requests to be built, and a Cluster's round took the sum of its
+		// nodes' times
+		try (DefaultLockClient batched = new DefaultLockClient(this.store,
+				LockClientSettings.defaults().withWatchdogLease(Duration.ofSeconds(3)).withRenewalBatchSize(2),
+				this.listener)) {
+			List<LockHold> holds = new ArrayList<>();
+			for (String group : List.of("a", "b", "c")) {
+				for (int i = 0; i < 6; i++) {
+					holds.add(batched.acquire(group + ":" + i, Duration.ZERO, null));
+				}
+			}
+			this.store.renewedGroups.clear();
+			Awaitility.await("two rounds of three batches per group")
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> this.store.renewedGroups.size() >= 18);
+			List<Object> groups = List.copyOf(this.store.renewedGroups);
+			for (int i = 1; i < groups.size(); i++) {
+				assertThat(groups.get(i)).as("request %s of %s", i, groups).isNotEqualTo(groups.get(i - 1));
+			}
+			assertThat(groups.subList(0, 3)).containsExactlyInAnyOrder("a", "b", "c");
+			holds.forEach(LockHold::release);
+		}
 	}
 
 	@Test
@@ -111,6 +139,8 @@ class LeaseWatchdogTests {
 
 		private volatile String stalled = "";
 
+		private final List<Object> renewedGroups = new CopyOnWriteArrayList<>();
+
 		GroupedStore() {
 			super(new InMemoryLockStore());
 		}
@@ -122,6 +152,7 @@ class LeaseWatchdogTests {
 
 		@Override
 		public CompletionStage<List<RenewalOutcome>> renew(List<Renewal> renewals, Duration lease) {
+			this.renewedGroups.add(renewalGroup(renewals.get(0).key()));
 			if (renewalGroup(renewals.get(0).key()).equals(this.stalled)) {
 				this.stalledRequests.incrementAndGet();
 				return new CompletableFuture<>();

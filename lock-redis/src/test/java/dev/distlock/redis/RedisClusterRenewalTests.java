@@ -26,11 +26,14 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientListener;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.RecordingLockClientListener;
+import dev.distlock.core.RenewalBatch;
 import dev.distlock.store.InspectionExtension.KeyState;
 import dev.distlock.testing.redis.RedisClusterHandle;
 import dev.distlock.testing.redis.RedisEndpoint;
@@ -215,6 +218,74 @@ class RedisClusterRenewalTests {
 	 * Which hash slots of {@code keys} each master serves (the harness gives each master
 	 * an equal range of slots, in order).
 	 */
+	/**
+	 * Issue 38: the renewal of a round is one script per hash slot of its locks, however
+	 * many locks share a slot, so that a round costs each node its slots, never its
+	 * leases: 600 locks in 30 slots (10 per master, fewer locks per master than a batch)
+	 * cost 30 scripts a round.
+	 */
+	@Test
+	void aRoundRenewsTheLocksOfOneSlotWithOneScript() throws Exception {
+		int slotsPerMaster = 10;
+		int locksPerSlot = 20;
+		int perNode = ClusterSlotHashUtil.SLOT_COUNT / cluster.endpoints().size();
+		Set<Integer> slots = new HashSet<>();
+		for (int node = 0; node < cluster.endpoints().size(); node++) {
+			for (int i = 0; i < slotsPerMaster; i++) {
+				slots.add(node * perNode + 100 + i);
+			}
+		}
+		List<String> keys = keysIn(slots, locksPerSlot);
+		AtomicLong renewed = new AtomicLong();
+		LockClientListener listener = new LockClientListener() {
+
+			@Override
+			public void renewalBatchFinished(RenewalBatch batch) {
+				renewed.addAndGet(batch.leases());
+			}
+
+		};
+		try (DefaultLockClient client = new DefaultLockClient(new RedisLockStore(TestRedis.template(connectionFactory)),
+				LockClientSettings.defaults().withWatchdogLease(LEASE), listener)) {
+			List<LockHold> holds = new ArrayList<>();
+			for (String key : keys) {
+				holds.add(client.acquire(key, Duration.ZERO, null));
+			}
+			long acquired = renewed.get();
+			Awaitility.await("two renewal rounds of every lock")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> renewed.get() >= acquired + 2L * keys.size());
+			long scriptsBefore = scriptsPerNode().values().stream().mapToLong(Long::longValue).sum();
+			long renewedBefore = renewed.get();
+			Awaitility.await("four more renewal rounds")
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> renewed.get() >= renewedBefore + 4L * keys.size());
+			long scripts = scriptsPerNode().values().stream().mapToLong(Long::longValue).sum() - scriptsBefore;
+			double rounds = (renewed.get() - renewedBefore) / (double) keys.size();
+			assertThat(rounds).as("renewal rounds in the window").isGreaterThanOrEqualTo(3);
+			// A round may straddle either end of the window: one round of slack each side
+			assertThat(scripts).as("scripts for %s rounds of %s locks in %s slots", rounds, keys.size(), slots.size())
+				.isBetween(Math.round((rounds - 1) * slots.size()), Math.round((rounds + 1) * slots.size()));
+			holds.forEach(LockHold::release);
+		}
+	}
+
+	/**
+	 * Return {@code perSlot} lock names whose lock keys hash to each of {@code slots}.
+	 */
+	private static List<String> keysIn(Set<Integer> slots, int perSlot) {
+		Map<Integer, Integer> found = new HashMap<>();
+		List<String> keys = new ArrayList<>();
+		for (int candidate = 0; keys.size() < slots.size() * perSlot; candidate++) {
+			String key = "slotted:" + candidate;
+			int slot = ClusterSlotHashUtil.calculateSlot(LockKeys.of(RedisLockStore.DEFAULT_KEY_PREFIX, key).lockKey());
+			if (slots.contains(slot) && found.merge(slot, 1, Integer::sum) <= perSlot) {
+				keys.add(key);
+			}
+		}
+		return keys;
+	}
+
 	private static Map<Integer, Set<Integer>> slotsPerNode(List<String> keys) {
 		int perNode = ClusterSlotHashUtil.SLOT_COUNT / cluster.endpoints().size();
 		Map<Integer, Set<Integer>> slots = new HashMap<>();

@@ -29,6 +29,7 @@ import java.util.stream.IntStream;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.store.FairQueueLimits;
+import dev.distlock.core.LockHandle;
 import dev.distlock.core.LockHold;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.LockStore.RenewalOutcome;
@@ -120,6 +121,71 @@ class RedisScriptCostTests {
 		assertThat(readerComesAndGoes("many", 5_000)).isEqualTo(readerComesAndGoes("few", 50))
 			.doesNotContainKeys("hgetall", "hkeys", "zrangebyscore")
 			.containsEntry("zremrangebyscore", 2L);
+	}
+
+	/**
+	 * Issue 38: the read-write benchmark's readers after the module split. Through the
+	 * client, a reader's acquire and release are one script each, with the same commands
+	 * as the store's own calls before the split plus the released-by marker (one SET), no
+	 * subscription and nothing published while nobody waits; readers of one client that
+	 * overlap are never refused and never ask twice.
+	 */
+	@Test
+	void aReaderOfTheClientRunsOneScriptToAcquireAndOneToReleaseAlsoWhenReadersOverlap() throws Exception {
+		int operations = 20;
+		try (DefaultLockClient client = new DefaultLockClient(new RedisLockStore(redis))) {
+			readOnce(client, "read-path");
+			Map<String, Long> one = measure(() -> {
+				for (int i = 0; i < operations; i++) {
+					readOnce(client, "read-path");
+				}
+			});
+			assertThat(one)
+				.as("per reader: acquire (TYPE, the writer-waiting EXISTS, TIME, ZADD, the readers' "
+						+ "pruning and expiry) and release (GET, ZSCORE, ZREM, the pruning, the released-by SET)")
+				.isEqualTo(times(operations,
+						Map.ofEntries(Map.entry("scripts", 2L), Map.entry("type", 1L), Map.entry("exists", 1L),
+								Map.entry("time", 2L), Map.entry("zadd", 1L), Map.entry("zremrangebyscore", 2L),
+								Map.entry("zcard", 1L), Map.entry("zrange", 3L), Map.entry("pexpireat", 1L),
+								Map.entry("get", 2L), Map.entry("zscore", 1L), Map.entry("zrem", 1L),
+								Map.entry("set", 1L))));
+			int threads = 8;
+			Map<String, Long> overlapping = measure(() -> {
+				List<CompletableFuture<Void>> readers = new ArrayList<>();
+				for (int thread = 0; thread < threads; thread++) {
+					readers.add(CompletableFuture.runAsync(() -> {
+						for (int i = 0; i < operations; i++) {
+							readOnce(client, "read-path");
+						}
+					}));
+				}
+				readers.forEach(CompletableFuture::join);
+			});
+			assertThat(overlapping.get("scripts")).as("one script to acquire and one to release, never refused")
+				.isEqualTo(2L * threads * operations);
+			assertThat(overlapping).doesNotContainKeys("publish", "spublish", "psubscribe", "subscribe");
+		}
+	}
+
+	/**
+	 * Take and give back the read lock of {@code key} through the client's read locks.
+	 */
+	private static void readOnce(DefaultLockClient client, String key) {
+		LockHandle reader = client.readLocks().obtain(key);
+		try {
+			assertThat(reader.tryLock(Duration.ofSeconds(10))).isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		reader.unlock();
+	}
+
+	private static Map<String, Long> times(int count, Map<String, Long> perOperation) {
+		Map<String, Long> total = new TreeMap<>();
+		perOperation.forEach((command, calls) -> total.put(command, calls * count));
+		return total;
 	}
 
 	@Test
