@@ -96,6 +96,9 @@ final class Acquisition {
 
 	private final LocalTurns turns;
 
+	/** The local turns of an acquisition of one of several keys, which its goal takes. */
+	private final @Nullable AnyKeyTurns anyTurns;
+
 	private final LastRefusal refusal = new LastRefusal();
 
 	private Phase phase = Phase.TAKING_TURNS;
@@ -124,6 +127,8 @@ final class Acquisition {
 		this.variant = variant;
 		this.goal = goal;
 		this.entries = entries;
+		goal.bind(engine, entries);
+		this.anyTurns = (goal instanceof AnyKeyTurns any) ? any : null;
 		this.trackings = goal.track(engine, name, entries);
 		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
 		this.waiting = new AcquireWait(engine, waitNanos, () -> post(this::onRecheck), () -> post(this::onDeadline));
@@ -228,6 +233,11 @@ final class Acquisition {
 	// Local turns
 
 	private void takeTurns() {
+		AnyKeyTurns any = this.anyTurns;
+		if (any != null) {
+			arriveAny(any);
+			return;
+		}
 		while (!isDone() && this.variant.takesTurn()) {
 			LockEntry entry = this.turns.next();
 			if (entry == null) {
@@ -264,6 +274,46 @@ final class Acquisition {
 		}
 		this.turns.took();
 		takeTurns();
+	}
+
+	/**
+	 * One of several keys: take the free turns and ask for their keys, queue for the
+	 * others; with no turn free, wait for one without asking the store.
+	 */
+	private void arriveAny(AnyKeyTurns any) {
+		if (any.arrive(this.waiting.waits(), (at) -> post(() -> onAnyTurn(any, at)))) {
+			this.cursor.moveTo(any.restart(this.cursor.index()));
+			attempt();
+			return;
+		}
+		if (!this.waiting.waits()) {
+			finish(null);
+			return;
+		}
+		this.waiting.armDeadline();
+		enter(Phase.WAITING);
+	}
+
+	/**
+	 * The turn of one of several keys came: pass it on if done or if its segment was
+	 * found empty, else ask for its key now (or after the reply in flight).
+	 */
+	private void onAnyTurn(AnyKeyTurns any, int at) {
+		if (isDone()) {
+			any.passLate(at);
+			return;
+		}
+		if (!any.arrived(at)) {
+			if (any.isEmptied()) {
+				finish(new SegmentsEmptied());
+			}
+			return;
+		}
+		if (!isRequesting()) {
+			this.waiting.cancelRecheck();
+			this.cursor.moveTo(any.next());
+			attempt();
+		}
 	}
 
 	/**
@@ -328,6 +378,15 @@ final class Acquisition {
 		if (this.engine.isClosed()) {
 			finish(this.engine.closedException());
 			return;
+		}
+		if (this.anyTurns != null) {
+			// A turn of one of several keys may come with the lock handed over
+			LockEntry entry = this.entries.get(this.cursor.index());
+			CohortGrant handedOver = entry.handOver.getAndSet(null);
+			if (handedOver != null) {
+				adopt(entry, handedOver);
+				return;
+			}
 		}
 		enter(Phase.REQUESTING);
 		this.waiting.requestSent();
@@ -448,6 +507,8 @@ final class Acquisition {
 	// Waiting for a release
 
 	private void subscribe() {
+		// The keys waited for may have changed (one of several keys, as turns come)
+		this.waiting.closeSubscriptions();
 		this.waiting.subscribe(waitKeys(), (i) -> this.variant.subscribe(this.entries.get(i).key, this.cursor.token(i),
 				(grant) -> post(() -> onWakeUp(i, grant))));
 	}
@@ -522,6 +583,10 @@ final class Acquisition {
 		for (int i = 0; i < this.granted.size(); i++) {
 			this.trackings.get(i).acquired(this.granted.get(i).fencingToken);
 		}
+		AnyKeyTurns any = this.anyTurns;
+		if (any != null) {
+			any.end(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.cursor.index());
+		}
 		if (!this.result.complete(List.copyOf(this.granted))) {
 			this.granted.forEach(this.engine::abandon);
 		}
@@ -545,12 +610,20 @@ final class Acquisition {
 				this.engine.releaseInBackground(lease.entry, lease.token);
 			}
 		});
-		// If the turn came meanwhile, onTurn passes it on
-		String awaitedKey = this.turns.abandon();
-		if (awaitedKey != null && failure == null) {
-			this.refusal.busy(awaitedKey);
+		CompletionStage<Void> left = this.engine.track(this.waiting.leave(this.variant, this.cursor));
+		AnyKeyTurns any = this.anyTurns;
+		if (any != null) {
+			// A turn that comes later, onAnyTurn passes on
+			any.end(left, -1);
 		}
-		this.turns.giveBackAfter(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.granted);
+		else {
+			// If the turn came meanwhile, onTurn passes it on
+			String awaitedKey = this.turns.abandon();
+			if (awaitedKey != null && failure == null) {
+				this.refusal.busy(awaitedKey);
+			}
+			this.turns.giveBackAfter(left, this.granted);
+		}
 		Throwable outcome = outcome(failure);
 		AcquireOutcome kind = (failure == null) ? AcquireOutcome.BUSY
 				: (failure instanceof CancellationException || failure instanceof InterruptedException)

@@ -168,12 +168,12 @@ final class HoldRelease {
 	 * Whether the holder of {@code lease} may hand the lock to the caller of this client
 	 * waiting next instead of releasing it: a store that can, a lock not lost, a caller
 	 * waiting for the local turn (only write locks have one), within the bound of
-	 * hand-overs in a row.
+	 * hand-overs in a row, and a segment not found empty (its waiters move on).
 	 */
 	private boolean mayHandOver(Lease lease) {
 		return this.engine.extensions.handOver() != null && lease.entry.ownership == this.engine.writes
 				&& lease.handOffs < this.engine.settings.cohortHandOffs() && lease.lossReason() == null
-				&& lease.entry.queue.waitingCount() > 0;
+				&& lease.entry.queue.waitingCount() > 0 && !lease.entry.emptied;
 	}
 
 	/**
