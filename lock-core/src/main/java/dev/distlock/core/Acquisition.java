@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * every API (blocking, {@code CompletionStage}, reactive).
  * <ol>
  * <li>Take the local turn of each key, in key order, for variants that queue locally
- * (adopting a lock the previous holder handed over).</li>
+ * (adopting a lock the previous holder handed over); for one of several keys, the free
+ * turns, queued for the others ({@link AnyKeyTurns}).</li>
  * <li>Attempt: one store request, for every key at once where the store can, else key by
  * key.</li>
  * <li>Then granted; or, if refused and time is left, waiting: subscribed to the releases
@@ -101,7 +102,7 @@ final class Acquisition {
 
 	private final LastRefusal refusal = new LastRefusal();
 
-	private Phase phase = Phase.TAKING_TURNS;
+	private AcquisitionPhase phase = AcquisitionPhase.TAKING_TURNS;
 
 	/**
 	 * Why the acquisition was stopped while a request was in flight; the reply then gives
@@ -174,21 +175,22 @@ final class Acquisition {
 	}
 
 	/**
-	 * Move to {@code next}: the one place the phase changes. {@link Phase#DONE} is final:
-	 * a reply that arrives after the acquisition gave up leaves it done.
+	 * Move to {@code next}: the one place the phase changes.
+	 * {@link AcquisitionPhase#DONE} is final: a reply that arrives after the acquisition
+	 * gave up leaves it done.
 	 */
-	private void enter(Phase next) {
-		if (this.phase != Phase.DONE) {
+	private void enter(AcquisitionPhase next) {
+		if (this.phase != AcquisitionPhase.DONE) {
 			this.phase = next;
 		}
 	}
 
 	private boolean isDone() {
-		return this.phase == Phase.DONE;
+		return this.phase == AcquisitionPhase.DONE;
 	}
 
 	private boolean isRequesting() {
-		return this.phase == Phase.REQUESTING;
+		return this.phase == AcquisitionPhase.REQUESTING;
 	}
 
 	// Events
@@ -206,7 +208,7 @@ final class Acquisition {
 	 */
 	private void replied(Supplier<Runnable> reply) {
 		post(() -> {
-			enter(Phase.WAITING);
+			enter(AcquisitionPhase.WAITING);
 			Runnable next = reply.get();
 			if (isDone() || isRequesting()) {
 				return;
@@ -291,29 +293,32 @@ final class Acquisition {
 			return;
 		}
 		this.waiting.armDeadline();
-		enter(Phase.WAITING);
+		enter(AcquisitionPhase.WAITING);
 	}
 
 	/**
 	 * The turn of one of several keys came: pass it on if done or if its segment was
-	 * found empty, else ask for its key now (or after the reply in flight).
+	 * found empty, else ask for its key now, after a yield, or after the reply in flight.
 	 */
 	private void onAnyTurn(AnyKeyTurns any, int at) {
 		if (isDone()) {
 			any.passLate(at);
 			return;
 		}
-		if (!any.arrived(at)) {
-			if (any.isEmptied()) {
-				finish(new SegmentsEmptied());
-			}
+		long yieldNanos = any.arrived(at);
+		if (yieldNanos < 0 && any.isEmptied()) {
+			finish(new SegmentsEmptied());
+		}
+		if (yieldNanos < 0 || isRequesting()) {
 			return;
 		}
-		if (!isRequesting()) {
-			this.waiting.cancelRecheck();
-			this.cursor.moveTo(any.next());
-			attempt();
+		this.waiting.cancelRecheck();
+		if (yieldNanos > 0) {
+			this.waiting.recheckIn(Math.min(yieldNanos, this.waiting.remainingNanos()));
+			return;
 		}
+		this.cursor.moveTo(any.next());
+		attempt();
 	}
 
 	/**
@@ -331,7 +336,7 @@ final class Acquisition {
 			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.waiting.remainingNanos());
 			if (yieldNanos > 0) {
 				this.waiting.armDeadline();
-				enter(Phase.WAITING);
+				enter(AcquisitionPhase.WAITING);
 				this.waiting.recheckIn(yieldNanos);
 				return;
 			}
@@ -351,7 +356,7 @@ final class Acquisition {
 			return;
 		}
 		long requestedAt = System.nanoTime();
-		enter(Phase.REQUESTING);
+		enter(AcquisitionPhase.REQUESTING);
 		Stages.send(() -> entry.ownership.expireAfter(entry.key, handedOver.token(), this.lease))
 			.whenComplete((owned, failure) -> replied(() -> {
 				if (failure == null && Boolean.TRUE.equals(owned)) {
@@ -379,6 +384,7 @@ final class Acquisition {
 			finish(this.engine.closedException());
 			return;
 		}
+		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
 		if (this.anyTurns != null) {
 			// A turn of one of several keys may come with the lock handed over
 			LockEntry entry = this.entries.get(this.cursor.index());
@@ -387,10 +393,13 @@ final class Acquisition {
 				adopt(entry, handedOver);
 				return;
 			}
+			if (waiting && !this.waiting.isSubscribed(waitKeys())) {
+				// Listening before asking: a refusal then waits without asking again
+				subscribe();
+			}
 		}
-		enter(Phase.REQUESTING);
+		enter(AcquisitionPhase.REQUESTING);
 		this.waiting.requestSent();
-		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
 		long requestedAt = System.nanoTime();
 		CompletionStage<@Nullable List<ClockedAttempt>> request;
 		if (this.cursor.isAll()) {
@@ -577,7 +586,7 @@ final class Acquisition {
 	// Outcomes
 
 	private void succeed() {
-		enter(Phase.DONE);
+		enter(AcquisitionPhase.DONE);
 		// Counts as under way until it unregisters, after sending what it gives back
 		this.waiting.end();
 		for (int i = 0; i < this.granted.size(); i++) {
@@ -602,7 +611,7 @@ final class Acquisition {
 		if (isDone()) {
 			return;
 		}
-		enter(Phase.DONE);
+		enter(AcquisitionPhase.DONE);
 		// Counts as under way until it unregisters, after sending what it gives back
 		this.waiting.end();
 		this.granted.forEach((lease) -> {
@@ -642,29 +651,6 @@ final class Acquisition {
 			return new LockAcquisitionException(key, this.waitTime, failure);
 		}
 		return failure;
-	}
-
-	/**
-	 * Where an acquisition is: each event reads it, and only {@link #enter(Phase)}
-	 * changes it.
-	 */
-	private enum Phase {
-
-		/** Queued for the local turn of each key, for variants that take one. */
-		TAKING_TURNS,
-
-		/** A store request is in flight; its reply decides what comes next. */
-		REQUESTING,
-
-		/**
-		 * Refused, or handed a turn with a yield: waiting for a release, a re-check or
-		 * the deadline, whichever comes first.
-		 */
-		WAITING,
-
-		/** Granted or given up; nothing changes any more. */
-		DONE
-
 	}
 
 }

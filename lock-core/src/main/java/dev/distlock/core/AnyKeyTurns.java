@@ -113,21 +113,24 @@ final class AnyKeyTurns implements AcquireGoal {
 	}
 
 	/**
-	 * A queued turn came: the caller holds it and asks for its key in the current round.
+	 * A queued turn came: the caller holds it and asks for its key in the current round,
+	 * after a yield if the release that passed the turn on ended a run of hand-overs (so
+	 * that a client elsewhere woken by it can take the lock).
 	 * @param at the candidate
-	 * @return whether the key is to be asked for: {@code false} if its segment was found
-	 * empty, in which case the turn is passed on and the key dropped
+	 * @return how long to yield before asking, 0 for not at all; -1 if the segment was
+	 * found empty, in which case the turn is passed on and the key dropped
 	 */
-	boolean arrived(int at) {
+	long arrived(int at) {
 		this.queued.remove(at);
-		if (this.entries.get(at).emptied) {
+		LockEntry entry = this.entries.get(at);
+		if (entry.emptied) {
 			this.dropped.set(at);
-			requireEngine().passTurn(this.entries.get(at), null);
-			return false;
+			requireEngine().passTurn(entry, null);
+			return -1;
 		}
 		this.held.set(at);
 		this.toAsk.set(at);
-		return true;
+		return entry.yieldNanos.getAndSet(0);
 	}
 
 	/**

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.NoSegmentAvailableException;
@@ -113,8 +114,10 @@ class RedisSegmentTests {
 						if (inside.incrementAndGet(hold.segment()) != 1) {
 							overlaps.incrementAndGet();
 						}
-						// The work: one command of its own, not counted
-						redis.opsForValue().increment("work:" + hold.segment());
+						// The work: commands of its own, not counted
+						for (int work = 0; work < 3; work++) {
+							redis.opsForValue().increment("work:" + hold.segment());
+						}
 						inside.decrementAndGet(hold.segment());
 						hold.release();
 					}
@@ -198,36 +201,32 @@ class RedisSegmentTests {
 	@Test
 	void twoHundredCancelsOfQueuedCallersLeaveNoRegistrationAndNoKey() throws Exception {
 		List<String> keys = segmentKeys("cancel", 4);
-		DefaultLockClient holder = newClient();
-		List<LockHold> busy = List.of(holder.acquire(keys.get(0), Duration.ZERO, null),
-				holder.acquire(keys.get(1), Duration.ZERO, null));
+		// Another client holds segments 0 and 1, this one 2 and 3: its callers take the
+		// turns of 0 and 1 (registered in Redis as waiting) or queue for them, and queue
+		// for 2 and 3
+		DefaultLockClient other = newClient();
+		List<LockHold> busy = new ArrayList<>(List.of(other.acquire(keys.get(0), Duration.ZERO, null),
+				other.acquire(keys.get(1), Duration.ZERO, null)));
 		DefaultLockClient client = newClient();
-		AtomicInteger granted = new AtomicInteger();
+		busy.add(client.acquireAny("cancel", keys, (segment) -> segment >= 2, Duration.ZERO, null));
+		busy.add(client.acquireAny("cancel", keys, (segment) -> segment >= 2, Duration.ZERO, null));
+		List<CompletableFuture<SegmentHold>> cancelled = new ArrayList<>();
 		for (int i = 0; i < 200; i++) {
 			CompletableFuture<SegmentHold> acquisition = client
 				.acquireAnyAsync("cancel", keys, Duration.ofSeconds(5), null)
 				.toCompletableFuture();
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(3) + 1));
-			if (!acquisition.cancel(false)) {
-				SegmentHold hold = acquisition.join();
-				granted.incrementAndGet();
-				// Held across the next callers now and then, so that they queue
-				if (i % 4 == 0) {
-					CompletableFuture.runAsync(hold::release,
-							CompletableFuture.delayedExecutor(2, TimeUnit.MILLISECONDS));
-				}
-				else {
-					hold.release();
-				}
-			}
+			assertThat(acquisition.cancel(false)).as("every segment is held").isTrue();
+			cancelled.add(acquisition);
 		}
-		waitAtMost(Duration.ofSeconds(5)).until(() -> client.acquiringCount() == 0 && client.heldCount() == 0);
-		// The registrations in Redis outlive a caller that does not leave by seconds
-		waitAtMost(Duration.ofMillis(1500))
-			.until(() -> segmentKeysIn(keys).equals(Set.of(lockKey(keys.get(0)), lockKey(keys.get(1)))));
+		waitAtMost(Duration.ofSeconds(5)).until(() -> client.acquiringCount() == 0);
+		assertThat(client.heldCount()).isEqualTo(2);
+		// A registration a caller did not leave would outlive it by seconds
+		waitAtMost(Duration.ofMillis(1500)).until(() -> segmentKeysIn(keys)
+			.equals(keys.stream().map(RedisSegmentTests::lockKey).collect(Collectors.toCollection(TreeSet::new))));
 		busy.forEach(LockHold::release);
 		assertThat(segmentKeysIn(keys)).isEmpty();
-		assertThat(granted).as("some callers got a segment").hasPositiveValue();
+		assertThat(cancelled).allMatch(CompletableFuture::isCancelled);
 	}
 
 	private static List<String> segmentKeys(String item, int segments) {
