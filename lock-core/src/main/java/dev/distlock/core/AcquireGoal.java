@@ -16,24 +16,28 @@
 
 package dev.distlock.core;
 
-import java.util.Arrays;
-import java.util.BitSet;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Which keys one {@link Acquisition} must hold and in which order it asks for them: the
  * second strategy of the one acquisition pipeline, beside the kind of lock
  * ({@link AcquireVariant}). {@link AllKeys} holds every key, one after the other in key
- * order (or in one atomic request where the store can); {@link AnyKey} holds exactly one
- * of its keys, asking for them from a random start without waiting and waiting only when
- * every one was refused.
+ * order (or in one atomic request where the store can); {@link AnyKeyTurns} holds exactly
+ * one of its keys, through their local turns.
  *
  * @author distlock
  * @since 0.1.0
  */
 interface AcquireGoal {
+
+	/**
+	 * Bind this goal to the local entries of its keys, before it starts; a goal that
+	 * takes local turns itself keeps them.
+	 * @param engine the client's engine
+	 * @param entries the entries of the keys, in key order
+	 */
+	default void bind(LockEngine engine, List<LockEntry> entries) {
+	}
 
 	/**
 	 * Start following this goal for one acquisition.
@@ -139,94 +143,6 @@ interface AcquireGoal {
 		@Override
 		public String busyKey(String busyKey, List<String> keys) {
 			return busyKey;
-		}
-
-	}
-
-	/**
-	 * Exactly one of the candidate keys: the goal of {@link LockClient#acquireAny}. A
-	 * round asks each candidate once, from a random start the first time and from the key
-	 * after the last one asked for afterwards; the first grant ends the acquisition. When
-	 * a round was refused throughout, the caller listens to the releases of every
-	 * candidate, and asks for the released key first. Reported to the listener as one
-	 * acquisition, under the first key.
-	 */
-	final class AnyKey implements AcquireGoal {
-
-		private final int[] candidates;
-
-		private final BitSet releasedKeys = new BitSet();
-
-		/** The position in {@link #candidates} asked for last. */
-		private int position;
-
-		/** How many candidates the current round has yet to ask for. */
-		private int left;
-
-		/**
-		 * Create the goal.
-		 * @param candidates the indexes of the keys that may serve, in key order; not
-		 * empty
-		 */
-		AnyKey(int[] candidates) {
-			this.candidates = candidates.clone();
-		}
-
-		@Override
-		public int start() {
-			this.position = ThreadLocalRandom.current().nextInt(this.candidates.length);
-			this.left = this.candidates.length - 1;
-			return this.candidates[this.position];
-		}
-
-		@Override
-		public List<Tracking> track(LockEngine engine, String name, List<LockEntry> entries) {
-			Tracking tracking = Tracking.start(engine.listener, engine.listenerEvents, name, entries.get(0).key);
-			return Collections.nCopies(entries.size(), tracking);
-		}
-
-		@Override
-		public int afterGrant(int at) {
-			return -1;
-		}
-
-		@Override
-		public int next() {
-			if (this.left > 0) {
-				this.left--;
-				this.position = (this.position + 1) % this.candidates.length;
-				int next = this.candidates[this.position];
-				this.releasedKeys.clear(next);
-				return next;
-			}
-			int released = this.releasedKeys.nextSetBit(0);
-			if (released >= 0) {
-				this.releasedKeys.clear(released);
-			}
-			return released;
-		}
-
-		@Override
-		public void released(int at) {
-			this.releasedKeys.set(at);
-		}
-
-		@Override
-		public int restart(int current) {
-			this.releasedKeys.clear();
-			this.left = this.candidates.length - 1;
-			this.position = (this.position + 1) % this.candidates.length;
-			return this.candidates[this.position];
-		}
-
-		@Override
-		public List<Integer> waitKeys(int current) {
-			return Arrays.stream(this.candidates).boxed().toList();
-		}
-
-		@Override
-		public String busyKey(String busyKey, List<String> keys) {
-			return String.valueOf(Arrays.stream(this.candidates).mapToObj(keys::get).toList());
 		}
 
 	}

@@ -40,9 +40,9 @@ import org.jspecify.annotations.Nullable;
  * What makes one kind of lock differ in the one acquisition pipeline
  * ({@link Acquisition}): which store request an attempt sends, which release wakes a
  * waiter, what it does when it stops waiting, and whether callers of one client queue for
- * a local turn first. The write lock, the fair lock, and the write lock of one of several
- * keys and the read lock (both {@link Unqueued}) are the variants; which keys an
- * acquisition must hold is its {@link AcquireGoal}.
+ * a local turn first. The write lock (also of one of several keys, whose goal takes the
+ * local turns, {@link AnyKeyTurns}), the fair lock and the read lock ({@link Unqueued})
+ * are the variants; which keys an acquisition must hold is its {@link AcquireGoal}.
  *
  * @author distlock
  * @since 0.1.0
@@ -259,8 +259,7 @@ interface AcquireVariant {
 	/**
 	 * A lock whose callers do not queue locally and do not register as waiting in the
 	 * store: each caller asks the store with its own attempt, and a refused caller hears
-	 * every release of each key it may take. The variants are the write lock of one of
-	 * several keys ({@link #anyOf}) and the shared read lock ({@link #read}).
+	 * every release of the key. The variant is the shared read lock ({@link #read}).
 	 *
 	 * @param extensions the store and its extensions
 	 * @param ownership the operations on the variant's grants
@@ -268,17 +267,6 @@ interface AcquireVariant {
 	 */
 	record Unqueued(StoreExtensions extensions, HeldLockOperations ownership,
 			Attempter attempt) implements AcquireVariant {
-
-		/**
-		 * The write lock of one of several keys ({@link AcquireGoal.AnyKey}): no local
-		 * turn, since a caller queued behind one key would not ask for the others.
-		 * @param extensions the store and its extensions
-		 * @param ownership the operations on write locks
-		 * @return the variant
-		 */
-		static Unqueued anyOf(StoreExtensions extensions, HeldLockOperations ownership) {
-			return new Unqueued(extensions, ownership, extensions.store()::tryAcquire);
-		}
 
 		/**
 		 * The shared read lock: readers do not queue locally, so readers of one client

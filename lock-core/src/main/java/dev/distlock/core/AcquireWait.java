@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -77,8 +78,11 @@ final class AcquireWait {
 
 	private @Nullable ScheduledFuture<?> recheck;
 
-	/** The key the caller registered as waiting for in the store; -1 for none. */
-	private int registered = -1;
+	/**
+	 * The keys the caller registered as waiting for in the store (one, but for a caller
+	 * of one of several keys holding the local turn of several).
+	 */
+	private final BitSet registered = new BitSet();
 
 	/**
 	 * Create the wait of an acquisition.
@@ -228,7 +232,7 @@ final class AcquireWait {
 	 * request just sent.
 	 */
 	void registered(int at) {
-		this.registered = at;
+		this.registered.set(at);
 	}
 
 	/**
@@ -236,23 +240,28 @@ final class AcquireWait {
 	 * or, for {@code at < 0}, whatever key it waited for).
 	 */
 	void unregistered(int at) {
-		if (at < 0 || this.registered == at) {
-			this.registered = -1;
+		if (at < 0) {
+			this.registered.clear();
+		}
+		else {
+			this.registered.clear(at);
 		}
 	}
 
 	/**
-	 * Leave the store's waiters, if registered there; a failure is only logged, since the
+	 * Leave the store's waiters, where registered; a failure is only logged, since the
 	 * registration expires on its own.
 	 * @param variant the kind of lock
 	 * @param cursor the keys and their tokens
 	 * @return completed when the store answered
 	 */
 	CompletionStage<Void> leave(AcquireVariant variant, KeyCursor cursor) {
-		int at = this.registered;
-		if (at < 0) {
-			return CompletableFuture.completedFuture(null);
-		}
+		return CompletableFuture.allOf(this.registered.stream()
+			.mapToObj((at) -> leave(variant, cursor, at).toCompletableFuture())
+			.toArray(CompletableFuture[]::new));
+	}
+
+	private CompletionStage<Void> leave(AcquireVariant variant, KeyCursor cursor, int at) {
 		String key = cursor.entry(at).key;
 		String token = cursor.token(at);
 		return Stages.send(() -> variant.leave(key, token)).handle((ignored, failure) -> {

@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * every API (blocking, {@code CompletionStage}, reactive).
  * <ol>
  * <li>Take the local turn of each key, in key order, for variants that queue locally
- * (adopting a lock the previous holder handed over).</li>
+ * (adopting a lock the previous holder handed over); for one of several keys, the free
+ * turns, queued for the others ({@link AnyKeyTurns}).</li>
  * <li>Attempt: one store request, for every key at once where the store can, else key by
  * key.</li>
  * <li>Then granted; or, if refused and time is left, waiting: subscribed to the releases
@@ -96,9 +97,12 @@ final class Acquisition {
 
 	private final LocalTurns turns;
 
+	/** The local turns of an acquisition of one of several keys, which its goal takes. */
+	private final @Nullable AnyKeyTurns anyTurns;
+
 	private final LastRefusal refusal = new LastRefusal();
 
-	private Phase phase = Phase.TAKING_TURNS;
+	private AcquisitionPhase phase = AcquisitionPhase.TAKING_TURNS;
 
 	/**
 	 * Why the acquisition was stopped while a request was in flight; the reply then gives
@@ -124,6 +128,8 @@ final class Acquisition {
 		this.variant = variant;
 		this.goal = goal;
 		this.entries = entries;
+		goal.bind(engine, entries);
+		this.anyTurns = (goal instanceof AnyKeyTurns any) ? any : null;
 		this.trackings = goal.track(engine, name, entries);
 		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
 		this.waiting = new AcquireWait(engine, waitNanos, () -> post(this::onRecheck), () -> post(this::onDeadline));
@@ -169,21 +175,22 @@ final class Acquisition {
 	}
 
 	/**
-	 * Move to {@code next}: the one place the phase changes. {@link Phase#DONE} is final:
-	 * a reply that arrives after the acquisition gave up leaves it done.
+	 * Move to {@code next}: the one place the phase changes.
+	 * {@link AcquisitionPhase#DONE} is final: a reply that arrives after the acquisition
+	 * gave up leaves it done.
 	 */
-	private void enter(Phase next) {
-		if (this.phase != Phase.DONE) {
+	private void enter(AcquisitionPhase next) {
+		if (this.phase != AcquisitionPhase.DONE) {
 			this.phase = next;
 		}
 	}
 
 	private boolean isDone() {
-		return this.phase == Phase.DONE;
+		return this.phase == AcquisitionPhase.DONE;
 	}
 
 	private boolean isRequesting() {
-		return this.phase == Phase.REQUESTING;
+		return this.phase == AcquisitionPhase.REQUESTING;
 	}
 
 	// Events
@@ -201,7 +208,7 @@ final class Acquisition {
 	 */
 	private void replied(Supplier<Runnable> reply) {
 		post(() -> {
-			enter(Phase.WAITING);
+			enter(AcquisitionPhase.WAITING);
 			Runnable next = reply.get();
 			if (isDone() || isRequesting()) {
 				return;
@@ -228,6 +235,11 @@ final class Acquisition {
 	// Local turns
 
 	private void takeTurns() {
+		AnyKeyTurns any = this.anyTurns;
+		if (any != null) {
+			arriveAny(any);
+			return;
+		}
 		while (!isDone() && this.variant.takesTurn()) {
 			LockEntry entry = this.turns.next();
 			if (entry == null) {
@@ -267,6 +279,49 @@ final class Acquisition {
 	}
 
 	/**
+	 * One of several keys: take the free turns and ask for their keys, queue for the
+	 * others; with no turn free, wait for one without asking the store.
+	 */
+	private void arriveAny(AnyKeyTurns any) {
+		if (any.arrive(this.waiting.waits(), (at) -> post(() -> onAnyTurn(any, at)))) {
+			this.cursor.moveTo(any.restart(this.cursor.index()));
+			attempt();
+			return;
+		}
+		if (!this.waiting.waits()) {
+			finish(null);
+			return;
+		}
+		this.waiting.armDeadline();
+		enter(AcquisitionPhase.WAITING);
+	}
+
+	/**
+	 * The turn of one of several keys came: pass it on if done or if its segment was
+	 * found empty, else ask for its key now, after a yield, or after the reply in flight.
+	 */
+	private void onAnyTurn(AnyKeyTurns any, int at) {
+		if (isDone()) {
+			any.passLate(at);
+			return;
+		}
+		long yieldNanos = any.arrived(at);
+		if (yieldNanos < 0 && any.isEmptied()) {
+			finish(new SegmentsEmptied());
+		}
+		if (yieldNanos < 0 || isRequesting()) {
+			return;
+		}
+		this.waiting.cancelRecheck();
+		if (yieldNanos > 0) {
+			this.waiting.recheckIn(Math.min(yieldNanos, this.waiting.remainingNanos()));
+			return;
+		}
+		this.cursor.moveTo(any.next());
+		attempt();
+	}
+
+	/**
 	 * Every turn is taken (none is stopped meanwhile: a stop outside a request gives up
 	 * at once): adopt a lock handed over, yield, or attempt.
 	 */
@@ -281,7 +336,7 @@ final class Acquisition {
 			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.waiting.remainingNanos());
 			if (yieldNanos > 0) {
 				this.waiting.armDeadline();
-				enter(Phase.WAITING);
+				enter(AcquisitionPhase.WAITING);
 				this.waiting.recheckIn(yieldNanos);
 				return;
 			}
@@ -301,7 +356,7 @@ final class Acquisition {
 			return;
 		}
 		long requestedAt = System.nanoTime();
-		enter(Phase.REQUESTING);
+		enter(AcquisitionPhase.REQUESTING);
 		Stages.send(() -> entry.ownership.expireAfter(entry.key, handedOver.token(), this.lease))
 			.whenComplete((owned, failure) -> replied(() -> {
 				if (failure == null && Boolean.TRUE.equals(owned)) {
@@ -329,9 +384,22 @@ final class Acquisition {
 			finish(this.engine.closedException());
 			return;
 		}
-		enter(Phase.REQUESTING);
-		this.waiting.requestSent();
 		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
+		if (this.anyTurns != null) {
+			// A turn of one of several keys may come with the lock handed over
+			LockEntry entry = this.entries.get(this.cursor.index());
+			CohortGrant handedOver = entry.handOver.getAndSet(null);
+			if (handedOver != null) {
+				adopt(entry, handedOver);
+				return;
+			}
+			if (waiting && !this.waiting.isSubscribed(waitKeys())) {
+				// Listening before asking: a refusal then waits without asking again
+				subscribe();
+			}
+		}
+		enter(AcquisitionPhase.REQUESTING);
+		this.waiting.requestSent();
 		long requestedAt = System.nanoTime();
 		CompletionStage<@Nullable List<ClockedAttempt>> request;
 		if (this.cursor.isAll()) {
@@ -448,6 +516,8 @@ final class Acquisition {
 	// Waiting for a release
 
 	private void subscribe() {
+		// The keys waited for may have changed (one of several keys, as turns come)
+		this.waiting.closeSubscriptions();
 		this.waiting.subscribe(waitKeys(), (i) -> this.variant.subscribe(this.entries.get(i).key, this.cursor.token(i),
 				(grant) -> post(() -> onWakeUp(i, grant))));
 	}
@@ -516,11 +586,15 @@ final class Acquisition {
 	// Outcomes
 
 	private void succeed() {
-		enter(Phase.DONE);
+		enter(AcquisitionPhase.DONE);
 		// Counts as under way until it unregisters, after sending what it gives back
 		this.waiting.end();
 		for (int i = 0; i < this.granted.size(); i++) {
 			this.trackings.get(i).acquired(this.granted.get(i).fencingToken);
+		}
+		AnyKeyTurns any = this.anyTurns;
+		if (any != null) {
+			any.end(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.cursor.index());
 		}
 		if (!this.result.complete(List.copyOf(this.granted))) {
 			this.granted.forEach(this.engine::abandon);
@@ -537,7 +611,7 @@ final class Acquisition {
 		if (isDone()) {
 			return;
 		}
-		enter(Phase.DONE);
+		enter(AcquisitionPhase.DONE);
 		// Counts as under way until it unregisters, after sending what it gives back
 		this.waiting.end();
 		this.granted.forEach((lease) -> {
@@ -545,12 +619,20 @@ final class Acquisition {
 				this.engine.releaseInBackground(lease.entry, lease.token);
 			}
 		});
-		// If the turn came meanwhile, onTurn passes it on
-		String awaitedKey = this.turns.abandon();
-		if (awaitedKey != null && failure == null) {
-			this.refusal.busy(awaitedKey);
+		CompletionStage<Void> left = this.engine.track(this.waiting.leave(this.variant, this.cursor));
+		AnyKeyTurns any = this.anyTurns;
+		if (any != null) {
+			// A turn that comes later, onAnyTurn passes on
+			any.end(left, -1);
 		}
-		this.turns.giveBackAfter(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.granted);
+		else {
+			// If the turn came meanwhile, onTurn passes it on
+			String awaitedKey = this.turns.abandon();
+			if (awaitedKey != null && failure == null) {
+				this.refusal.busy(awaitedKey);
+			}
+			this.turns.giveBackAfter(left, this.granted);
+		}
 		Throwable outcome = outcome(failure);
 		AcquireOutcome kind = (failure == null) ? AcquireOutcome.BUSY
 				: (failure instanceof CancellationException || failure instanceof InterruptedException)
@@ -569,29 +651,6 @@ final class Acquisition {
 			return new LockAcquisitionException(key, this.waitTime, failure);
 		}
 		return failure;
-	}
-
-	/**
-	 * Where an acquisition is: each event reads it, and only {@link #enter(Phase)}
-	 * changes it.
-	 */
-	private enum Phase {
-
-		/** Queued for the local turn of each key, for variants that take one. */
-		TAKING_TURNS,
-
-		/** A store request is in flight; its reply decides what comes next. */
-		REQUESTING,
-
-		/**
-		 * Refused, or handed a turn with a yield: waiting for a release, a re-check or
-		 * the deadline, whichever comes first.
-		 */
-		WAITING,
-
-		/** Granted or given up; nothing changes any more. */
-		DONE
-
 	}
 
 }

@@ -68,6 +68,14 @@ final class CallHold implements LockHold {
 		this.locks.join(this.locks.releases.confirmOwnership(this.lease));
 	}
 
+	/**
+	 * Mark the key's local entry as found empty, before releasing a segment
+	 * ({@link SegmentHold#releaseEmpty()}).
+	 */
+	void markEmptied() {
+		this.lease.entry.emptied = true;
+	}
+
 	@Override
 	public void release() {
 		end(null);

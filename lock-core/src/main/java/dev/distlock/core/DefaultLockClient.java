@@ -118,7 +118,8 @@ public final class DefaultLockClient extends LockClientFacade implements LockOpe
 				new AcquireVariant.Write(this.engine.extensions, this.engine.writes, this.engine.clientId), releases,
 				"LockHandle");
 		this.segmentLocks = new Locks(this.engine,
-				AcquireVariant.Unqueued.anyOf(this.engine.extensions, this.engine.writes), releases, "SegmentHold");
+				new AcquireVariant.Write(this.engine.extensions, this.engine.writes, this.engine.clientId), releases,
+				"SegmentHold");
 		this.threadLocks = new ThreadLocks(this.locks);
 		// Without read locks no read grant is ever made (the Read variant refuses first)
 		ReadLockExtension readLockExtension = this.engine.extensions.readLocks();

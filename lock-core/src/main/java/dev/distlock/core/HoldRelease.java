@@ -170,12 +170,13 @@ final class HoldRelease {
 	 * waiting next instead of releasing it: a store that can, a lock not lost, a caller
 	 * waiting for the local turn (only write locks have one), within the bound of
 	 * hand-overs in a row while another client waits (a hand-over that finds no other
-	 * client waiting starts the count again).
+	 * client waiting starts the count again), and a segment not found empty (its waiters
+	 * move on).
 	 */
 	private boolean mayHandOver(Lease lease) {
 		return this.engine.extensions.handOver() != null && lease.entry.ownership == this.engine.writes
 				&& lease.handOffs < this.engine.settings.cohortHandOffs() && lease.lossReason() == null
-				&& lease.entry.queue.waitingCount() > 0;
+				&& lease.entry.queue.waitingCount() > 0 && !lease.entry.emptied;
 	}
 
 	/**

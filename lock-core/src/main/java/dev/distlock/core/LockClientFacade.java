@@ -118,7 +118,8 @@ abstract class LockClientFacade implements LockClient {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * The filter runs on the calling thread before any key is asked for.
+	 * The filter runs on the calling thread before any key is asked for, and again, on
+	 * fresh stock, when every accepted segment was found empty while the caller waited.
 	 */
 	@Override
 	public SegmentHold acquireAny(String name, List<String> keys, IntPredicate filter, Duration waitTime,
@@ -126,9 +127,22 @@ abstract class LockClientFacade implements LockClient {
 		List<String> checked = validateSegments(name, keys, waitTime, leaseTime);
 		Assert.notNull(filter, "'filter' must not be null");
 		Locks locks = segmentLocks(checked);
-		AcquireGoal goal = new AcquireGoal.AnyKey(accepted(checked, filter));
-		beforeBlocking(checked);
-		return segment(checked, locks.acquire(name, checked, goal, waitTime, leaseTime).get(0));
+		long deadline = System.nanoTime() + Locks.waitNanos(checked.get(0), waitTime);
+		Duration wait = waitTime;
+		while (true) {
+			AcquireGoal goal = new AnyKeyTurns(accepted(checked, filter));
+			beforeBlocking(checked);
+			try {
+				return segment(checked, locks.acquire(name, checked, goal, wait, leaseTime).get(0));
+			}
+			catch (SegmentsEmptied ex) {
+				wait = remaining(deadline);
+			}
+		}
+	}
+
+	private static Duration remaining(long deadline) {
+		return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
 	}
 
 	/**
@@ -147,38 +161,54 @@ abstract class LockClientFacade implements LockClient {
 		Locks locks = segmentLocks(checked);
 		CompletableFuture<SegmentHold> result = new CompletableFuture<>();
 		String caller = LockCaller.current();
-		Runnable start = () -> {
-			if (result.isDone()) {
-				return;
+		long deadline = System.nanoTime() + Locks.waitNanos(checked.get(0), waitTime);
+		Runnable start = new Runnable() {
+
+			private boolean retried;
+
+			@Override
+			public void run() {
+				if (result.isDone()) {
+					return;
+				}
+				Duration wait = this.retried ? remaining(deadline) : waitTime;
+				this.retried = true;
+				Runnable again = () -> execute(filterExecutor, this, result);
+				if (caller != null && !caller.equals(LockCaller.current())) {
+					// The code that asked names itself on the filter's thread too
+					LockCaller.<@Nullable Void, RuntimeException>call(caller, () -> {
+						startSegments(result, again, locks, name, checked, filter, wait, leaseTime);
+						return null;
+					});
+					return;
+				}
+				startSegments(result, again, locks, name, checked, filter, wait, leaseTime);
 			}
-			if (caller != null && !caller.equals(LockCaller.current())) {
-				// The code that asked names itself on the filter's thread too
-				LockCaller.<@Nullable Void, RuntimeException>call(caller, () -> {
-					startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
-					return null;
-				});
-				return;
-			}
-			startSegments(result, locks, name, checked, filter, waitTime, leaseTime);
+
 		};
+		execute(filterExecutor, start, result);
+		return result;
+	}
+
+	private static void execute(Executor executor, Runnable task, CompletableFuture<?> result) {
 		try {
-			filterExecutor.execute(start);
+			executor.execute(task);
 		}
 		catch (RuntimeException ex) {
 			result.completeExceptionally(ex);
 		}
-		return result;
 	}
 
 	/**
 	 * Run the filter and start acquiring one of the accepted keys for {@code result},
-	 * passing a cancellation of {@code result} on to the acquisition.
+	 * passing a cancellation of {@code result} on to the acquisition; run {@code again}
+	 * when every accepted segment was found empty meanwhile.
 	 */
-	private static void startSegments(CompletableFuture<SegmentHold> result, Locks locks, String name,
+	private static void startSegments(CompletableFuture<SegmentHold> result, Runnable again, Locks locks, String name,
 			List<String> checked, IntPredicate filter, Duration waitTime, @Nullable Duration leaseTime) {
 		AcquireGoal goal;
 		try {
-			goal = new AcquireGoal.AnyKey(accepted(checked, filter));
+			goal = new AnyKeyTurns(accepted(checked, filter));
 		}
 		catch (RuntimeException | Error ex) {
 			result.completeExceptionally(ex);
@@ -195,7 +225,10 @@ abstract class LockClientFacade implements LockClient {
 			}
 		});
 		hold.whenComplete((held, failure) -> {
-			if (failure != null) {
+			if (failure != null && Stages.unwrap(failure) instanceof SegmentsEmptied) {
+				again.run();
+			}
+			else if (failure != null) {
 				result.completeExceptionally(Stages.unwrap(failure));
 			}
 			else if (!result.complete(held)) {
@@ -227,7 +260,7 @@ abstract class LockClientFacade implements LockClient {
 	}
 
 	private static SegmentHold segment(List<String> keys, LockHold hold) {
-		return new SegmentCallHold(hold, keys.indexOf(hold.key()));
+		return new SegmentCallHold((CallHold) hold, keys.indexOf(hold.key()));
 	}
 
 	/**

@@ -400,6 +400,7 @@ final class LockEngine {
 			entry.handOver.set(handedOver);
 		}
 		if (!entry.queue.pass()) {
+			entry.emptied = false;
 			releaseHandOver(entry);
 		}
 	}

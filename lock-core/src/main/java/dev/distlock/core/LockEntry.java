@@ -62,6 +62,13 @@ final class LockEntry {
 	 */
 	final AtomicLong yieldNanos = new AtomicLong();
 
+	/**
+	 * Whether the last holder of this key found its segment empty
+	 * ({@link SegmentHold#releaseEmpty()}): callers queued for its local turn pass it on
+	 * and move on to their other segments, until nobody queues for it.
+	 */
+	volatile boolean emptied;
+
 	LockEntry(String key, HeldLockOperations ownership) {
 		this.key = key;
 		this.ownership = ownership;

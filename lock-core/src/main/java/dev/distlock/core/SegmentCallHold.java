@@ -31,11 +31,11 @@ import dev.distlock.LogSafe;
  */
 final class SegmentCallHold implements SegmentHold {
 
-	private final LockHold hold;
+	private final CallHold hold;
 
 	private final int segment;
 
-	SegmentCallHold(LockHold hold, int segment) {
+	SegmentCallHold(CallHold hold, int segment) {
 		this.hold = hold;
 		this.segment = segment;
 	}
@@ -67,6 +67,12 @@ final class SegmentCallHold implements SegmentHold {
 
 	@Override
 	public void release() {
+		this.hold.release();
+	}
+
+	@Override
+	public void releaseEmpty() {
+		this.hold.markEmptied();
 		this.hold.release();
 	}
 

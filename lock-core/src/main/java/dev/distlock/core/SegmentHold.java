@@ -37,4 +37,15 @@ public interface SegmentHold extends LockHold {
 	 */
 	int segment();
 
+	/**
+	 * Release the segment, found empty: the callers of this client queued for it move on
+	 * to their other segments at once, without asking the store for this one, and a
+	 * caller left without a segment runs its filter again on fresh stock (so it gets
+	 * {@link dev.distlock.NoSegmentAvailableException} only if the filter then rejects
+	 * every segment). As {@link #release()} otherwise.
+	 * @throws dev.distlock.LockLostException if the lock was lost meanwhile
+	 * @since 0.1.0
+	 */
+	void releaseEmpty();
+
 }

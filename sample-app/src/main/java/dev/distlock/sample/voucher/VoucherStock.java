@@ -42,7 +42,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * an order locks one segment that still has stock, whichever is free
  * ({@link LockClient#acquireAny}), decrements that segment's row, and keeps the segment
  * locked until the transaction ends. A segment found empty (another order emptied it
- * since the stock was read) is released and the order moves on to another.
+ * since the stock was read) is released as empty ({@link SegmentHold#releaseEmpty()}), so
+ * that the orders of this instance queued for it move on to the others at once, and the
+ * order moves on to another.
  *
  * @author distlock
  * @since 0.1.0
@@ -111,7 +113,7 @@ public class VoucherStock {
 
 	/**
 	 * Decrement the held segment's row; keep the segment locked until the transaction
-	 * ends if it had stock, else release it at once.
+	 * ends if it had stock, else release it at once as empty.
 	 */
 	private boolean takeFromSegment(Voucher voucher, SegmentHold hold) {
 		boolean taken;
@@ -123,7 +125,7 @@ public class VoucherStock {
 			throw ex;
 		}
 		if (!taken) {
-			hold.release();
+			hold.releaseEmpty();
 			return false;
 		}
 		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
