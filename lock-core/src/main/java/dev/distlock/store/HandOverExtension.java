@@ -70,7 +70,7 @@ public interface HandOverExtension extends LockStoreExtension {
 	default CompletionStage<@Nullable HandOff> handOver(String key, String token, String nextToken, Duration lease,
 			String client) {
 		return handOver(key, token, nextToken, lease)
-			.thenApply((attempt) -> (attempt != null) ? new HandOff(attempt, true) : null);
+			.<@Nullable HandOff>thenApply((attempt) -> (attempt != null) ? new HandOff(attempt, true) : null);
 	}
 
 	/**

@@ -242,7 +242,7 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairG
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
 		return handOver(key, token, nextToken, lease, "")
-			.thenApply((handOff) -> (handOff != null) ? handOff.attempt() : null);
+			.<@Nullable Attempt>thenApply((handOff) -> (handOff != null) ? handOff.attempt() : null);
 	}
 
 	@Override

@@ -83,7 +83,7 @@ final class CountingLockStore extends ForwardingLockStore {
 			return super.handOver(key, token, nextToken, lease, client).thenCompose((handOff) -> CompletableFuture
 				.failedFuture(new IllegalStateException("reply to the hand-over of " + key + " lost")));
 		}
-		return super.handOver(key, token, nextToken, lease, client).thenApply((handOff) -> {
+		return super.handOver(key, token, nextToken, lease, client).<@Nullable HandOff>thenApply((handOff) -> {
 			if (handOff != null && handOff.attempt().acquired()) {
 				this.handOvers.incrementAndGet();
 			}
