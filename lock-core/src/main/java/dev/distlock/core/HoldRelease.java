@@ -207,8 +207,8 @@ final class HoldRelease {
 				}
 				Attempt attempt = handOff.attempt();
 				// Only hand-overs while another client waits count towards the bound:
-				// with
-				// nobody else waiting, the lock keeps passing among this client's callers
+				// with nobody else waiting, the lock keeps passing among this client's
+				// callers
 				int handOffs = handOff.othersWait() ? lease.handOffs + 1 : 0;
 				CohortGrant grant = attempt.acquired()
 						? new CohortGrant(nextToken, attempt.fencingToken(), nextLease, requestedAt, handOffs) : null;
