@@ -17,6 +17,9 @@
 package dev.distlock.zookeeper;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +34,11 @@ import org.springframework.util.Assert;
  * holder's token; its creation zxid is the fencing token;</li>
  * <li>{@code o-<token>}: the holder's ephemeral owner node, created and deleted in the
  * same transaction as {@value #HOLDER}, so that a release, a renewal and an owner check
- * find by name whether a token still holds the key.</li>
+ * find by name whether a token still holds the key;</li>
+ * <li>{@code q-<waiter>-<sequence>}: the ephemeral sequential node of a waiter in line
+ * ({@link WaitingLine}), ZooKeeper's ten-digit sequence number giving its place;</li>
+ * <li>{@value #NEXT}: the ephemeral node of the fair line's head, its data the head's
+ * token: while it exists every take but the head's own fails.</li>
  * </ul>
  * <p>
  * A segment keeps ASCII letters, digits, {@code '_'}, {@code '-'}, {@code ':'} and
@@ -47,7 +54,14 @@ final class LockPaths {
 	/** The name of the node whose existence is the lock. */
 	static final String HOLDER = "holder";
 
+	/** The name of the fair queue head's node. */
+	static final String NEXT = "next";
+
 	private static final String OWNER_PREFIX = "o-";
+
+	private static final String QUEUE_PREFIX = "q-";
+
+	private static final int SEQUENCE_DIGITS = 10;
 
 	private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -76,7 +90,7 @@ final class LockPaths {
 	}
 
 	/**
-	 * Return the node of {@code key}, the parent of its holder and owner nodes.
+	 * Return the node of {@code key}, the parent of its holder, owner and queue nodes.
 	 */
 	String keyPath(String key) {
 		return this.basePath + "/" + segment(key);
@@ -95,6 +109,65 @@ final class LockPaths {
 	 */
 	String ownerPath(String key, String token) {
 		return keyPath(key) + "/" + OWNER_PREFIX + segment(token);
+	}
+
+	/**
+	 * Return the fair queue head's node of {@code key}.
+	 */
+	String nextPath(String key) {
+		return keyPath(key) + "/" + NEXT;
+	}
+
+	/**
+	 * Return the path the queue node of {@code waiter} on {@code key} is created with;
+	 * ZooKeeper appends the sequence number.
+	 */
+	String queuePrefix(String key, String waiter) {
+		return keyPath(key) + "/" + QUEUE_PREFIX + segment(waiter) + "-";
+	}
+
+	/**
+	 * Return the path of the child {@code name} of the node of {@code key}.
+	 */
+	String child(String key, String name) {
+		return keyPath(key) + "/" + name;
+	}
+
+	/**
+	 * Return the queue nodes among {@code children}, lowest sequence number first.
+	 */
+	static List<String> queue(List<String> children) {
+		List<String> queue = new ArrayList<>(children.size());
+		for (String child : children) {
+			if (child.startsWith(QUEUE_PREFIX) && sequence(child) >= 0) {
+				queue.add(child);
+			}
+		}
+		queue.sort(Comparator.comparingLong(LockPaths::sequence));
+		return queue;
+	}
+
+	/**
+	 * Return the name, the last segment, of {@code path}.
+	 */
+	static String name(String path) {
+		return path.substring(path.lastIndexOf('/') + 1);
+	}
+
+	/**
+	 * Return the sequence number ending {@code name}, or -1 when it ends otherwise.
+	 */
+	static long sequence(String name) {
+		int dash = name.length() - SEQUENCE_DIGITS - 1;
+		if (dash < 0 || name.charAt(dash) != '-') {
+			return -1;
+		}
+		for (int i = dash + 1; i < name.length(); i++) {
+			if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+				return -1;
+			}
+		}
+		return Long.parseLong(name.substring(dash + 1));
 	}
 
 	/**

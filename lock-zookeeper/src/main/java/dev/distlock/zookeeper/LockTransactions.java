@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
+import dev.distlock.LockBackendException;
+import dev.distlock.store.LockStore.Attempt;
+
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
 import org.apache.curator.framework.api.ACLPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -47,6 +50,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockTransactions {
 
+	/** The operations of one key's take. */
+	static final int TAKE_OPERATIONS = 5;
+
+	/** The index of a take's operation whose result carries the stat. */
+	static final int STAT_INDEX = 2;
+
 	private static final int ATTEMPTS = 3;
 
 	/** The error code of an operation after the failed one in a transaction. */
@@ -59,10 +68,86 @@ final class LockTransactions {
 	}
 
 	/**
+	 * Take {@code key} for {@code token} in one transaction, with {@code extra}
+	 * operations after the take's own.
+	 * @param key the key
+	 * @param token the owner token
+	 * @param gated whether the take fails while the fair queue's head has reserved the
+	 * key (every take but the head's own claim)
+	 * @param extra the operations to run in the same transaction
+	 * @param late told of a grant that came after the stage failed for want of an answer
+	 * @return what the take did
+	 */
+	CompletableFuture<Taken> take(String key, String token, boolean gated, List<CuratorOp> extra,
+			Consumer<CuratorEvent> late) {
+		List<CuratorOp> operations = new ArrayList<>(TAKE_OPERATIONS + extra.size());
+		try {
+			if (gated) {
+				addTake(operations, key, token);
+			}
+			else {
+				addClaim(operations, key, token);
+			}
+		}
+		catch (Exception ex) {
+			return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
+		}
+		operations.addAll(extra);
+		int own = operations.size() - extra.size();
+		return run(List.of(key), "acquire", operations, late).thenCompose((outcome) -> {
+			if (outcome.ok()) {
+				Stat stat = outcome.stat(STAT_INDEX);
+				if (stat == null) {
+					return CompletableFuture.failedFuture(new LockBackendException(key, "acquire",
+							new IllegalStateException("ZooKeeper answered the grant without its stat")));
+				}
+				return CompletableFuture.completedFuture(new Taken(
+						Attempt.granted(this.store.granted(key, token, stat.getCzxid(), stat.getEphemeralOwner())),
+						-1));
+			}
+			if (outcome.code() == Code.NODEEXISTS && outcome.interrupted() && outcome.failedIndex() <= 0) {
+				// Curator may have sent the take again after its reply was lost
+				return ownTake(key, token).thenApply((taken) -> new Taken(taken, -1));
+			}
+			int failed = outcome.failedIndex();
+			return CompletableFuture
+				.completedFuture(new Taken(ZooKeeperLockStore.busy(), (failed >= own) ? failed - own : -1));
+		});
+	}
+
+	/**
+	 * Return the grant of a take whose holder node turned out to exist after the
+	 * connection dropped: granted if the node is this session's and names the token.
+	 */
+	private CompletableFuture<Attempt> ownTake(String key, String token) {
+		return this.store.holderData(key, "acquire").thenApply((holder) -> {
+			if (holder != null && holder.token().equals(token)
+					&& holder.stat().getEphemeralOwner() == this.store.currentSession()) {
+				return Attempt.granted(
+						this.store.granted(key, token, holder.stat().getCzxid(), holder.stat().getEphemeralOwner()));
+			}
+			return ZooKeeperLockStore.busy();
+		});
+	}
+
+	/**
 	 * Add the operations that take {@code key} for {@code token} to {@code operations}:
-	 * three of them, the last one's result carrying the stat.
+	 * the claim's, then a create and a delete of the fair queue head's node, which fail
+	 * the take while a head has reserved the key ({@value #TAKE_OPERATIONS} in all).
 	 */
 	void addTake(List<CuratorOp> operations, String key, String token) throws Exception {
+		addClaim(operations, key, token);
+		String next = this.store.paths().nextPath(key);
+		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
+			.forPath(next, new byte[0]));
+		operations.add(this.store.client().transactionOp().delete().forPath(next));
+	}
+
+	/**
+	 * Add the operations that take {@code key} for {@code token} whatever the fair queue:
+	 * three of them, the {@value #STAT_INDEX}th one's result carrying the stat.
+	 */
+	void addClaim(List<CuratorOp> operations, String key, String token) throws Exception {
 		LockPaths paths = this.store.paths();
 		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
 			.forPath(paths.holderPath(key), token.getBytes(StandardCharsets.UTF_8)));
@@ -187,6 +272,16 @@ final class LockTransactions {
 		@Nullable Stat stat(int index) {
 			return (index < this.results.size()) ? this.results.get(index).getResultStat() : null;
 		}
+
+	}
+
+	/**
+	 * What a take did.
+	 *
+	 * @param attempt the grant or the refusal
+	 * @param failedExtra the index of the extra operation that failed the take, or -1
+	 */
+	record Taken(Attempt attempt, int failedExtra) {
 
 	}
 

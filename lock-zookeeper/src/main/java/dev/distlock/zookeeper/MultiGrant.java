@@ -44,8 +44,7 @@ final class MultiGrant {
 
 	private static final String ACQUIRE = "acquire (several keys)";
 
-	/** The operations of one key's take. */
-	private static final int OPERATIONS_PER_KEY = 3;
+	private static final int OPERATIONS_PER_KEY = LockTransactions.TAKE_OPERATIONS;
 
 	private final ZooKeeperLockStore store;
 
@@ -94,7 +93,7 @@ final class MultiGrant {
 		List<Attempt> attempts = new ArrayList<>(this.keys.size());
 		if (outcome.ok()) {
 			for (int i = 0; i < this.keys.size(); i++) {
-				Stat stat = outcome.stat(i * OPERATIONS_PER_KEY + OPERATIONS_PER_KEY - 1);
+				Stat stat = outcome.stat(i * OPERATIONS_PER_KEY + LockTransactions.STAT_INDEX);
 				if (stat == null) {
 					giveBackAll();
 					return CompletableFuture.failedFuture(new LockBackendException(this.keys.get(i), ACQUIRE,

@@ -97,6 +97,7 @@ final class SessionFollower implements ConnectionStateListener {
 			this.interruptions.incrementAndGet();
 			if (state == ConnectionState.LOST) {
 				this.store.held().sessionExpired();
+				this.store.line().sessionLost();
 			}
 			this.store.held().connectionSuspended();
 			this.interruptionListeners.forEach(Runnable::run);
@@ -104,6 +105,7 @@ final class SessionFollower implements ConnectionStateListener {
 		else if (state == ConnectionState.RECONNECTED) {
 			freeSuspendedGrants();
 			this.store.watches().reconnected();
+			this.store.line().wakeAll();
 		}
 		if (state.isConnected()) {
 			this.store.sessionNegotiated(this.store.sessionTimeout());

@@ -26,13 +26,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.LossReason;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import dev.distlock.store.support.RecentReleases;
 import dev.distlock.zookeeper.HeldNodes.Grant;
+import dev.distlock.zookeeper.LockTransactions.Taken;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -76,9 +79,19 @@ import org.springframework.util.Assert;
  * lease cannot be kept: the client refuses it.</li>
  * <li>A minimum hold time ({@link #expireAfter}) defers the delete on a JDK timer; the
  * lock ends earlier if the process dies, with its session.</li>
- * <li>Waiters are woken by a watch on the key's holder node ({@link KeyWatches}),
- * persistent where the server has them, set again after a reconnect, when every listener
- * also runs once.</li>
+ * <li>A waiting client keeps one place in the key's line for its whole wait
+ * ({@link WaitingLine}, {@link WakeOneExtension}): one queue node, watching only the node
+ * before it, or the holder node when first, so a release wakes one client; a refused
+ * attempt writes nothing, and a grant deletes the client's queue node in its own
+ * transaction. Release listeners ({@link #onRelease(String, Runnable)}) hear the holder
+ * node's deletion through one watch per key ({@link KeyWatches}), persistent where the
+ * server has them. After a reconnect every watch is set again and every listener runs
+ * once.</li>
+ * <li>Fair locks ({@link FairQueueExtension}) use the same line, one place per caller:
+ * the first place reserves the key with the fair line's {@code next} node, which fails
+ * every take but its own claim, so the key goes in arrival order; the claim takes the key
+ * and deletes the reservation and the place in one transaction. A place whose caller
+ * stops asking leaves within its grant timeout, its reservation with it.</li>
  * <li>Several keys are taken in one {@code multi} transaction, all or none
  * ({@link MultiGrant}).</li>
  * </ul>
@@ -86,8 +99,8 @@ import org.springframework.util.Assert;
  * @author distlock
  * @since 0.1.0
  */
-public final class ZooKeeperLockStore
-		implements LockStore, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
+public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, FairQueueExtension, SeveralKeysExtension,
+		InspectionExtension, SessionLeaseExtension {
 
 	/**
 	 * The base path used when none is given.
@@ -115,6 +128,8 @@ public final class ZooKeeperLockStore
 	private final RecentReleases releases = new RecentReleases(RELEASES_REMEMBERED);
 
 	private final LockTransactions transactions = new LockTransactions(this);
+
+	private final WaitingLine line = new WaitingLine(this);
 
 	private final Renewals renewals = new Renewals(this);
 
@@ -180,63 +195,64 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
+		return (known != null) ? known : take(key, token, true, List.of()).thenApply(Taken::attempt);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
+		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
+		return (known != null) ? known : this.line.take(key, token, waiter, waiterTtl, true);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
+		return (known != null) ? known : this.line.takeFair(key, token, grantTimeout);
+	}
+
+	@Override
+	public CompletionStage<Void> leaveFairQueue(String key, String token) {
+		return this.line.leave(key, token);
+	}
+
+	@Override
+	public Subscription onFairWakeUp(String key, String token, Runnable listener) {
+		return this.line.listen(key, token, listener);
+	}
+
+	/**
+	 * Return the answer to an attempt known without a request: the grant of a replay, or
+	 * the failure of a lease too long for the session; else {@code null}.
+	 */
+	private @Nullable CompletableFuture<Attempt> answeredAtOnce(String key, String token, Duration lease) {
 		Grant replayed = this.held.get(key, token);
 		if (replayed != null && replayed.lost() == null) {
 			return CompletableFuture.completedFuture(Attempt.granted(replayed.fencingToken));
 		}
 		LockBackendException refused = refuseLease(key, "acquire", lease);
-		if (refused != null) {
-			return CompletableFuture.failedFuture(refused);
-		}
-		return take(key, token, List.of()).thenApply(Taken::attempt);
+		return (refused != null) ? CompletableFuture.failedFuture(refused) : null;
+	}
+
+	@Override
+	public Subscription onRelease(String key, String waiter, Runnable listener) {
+		return this.line.listen(key, waiter, listener);
+	}
+
+	@Override
+	public CompletionStage<Void> leave(String key, String waiter) {
+		return this.line.leave(key, waiter);
 	}
 
 	/**
 	 * Take {@code key} for {@code token} in one transaction, with {@code extra}
 	 * operations after the take's own.
+	 * @see LockTransactions#take
 	 */
-	CompletableFuture<Taken> take(String key, String token, List<CuratorOp> extra) {
-		List<CuratorOp> operations = new ArrayList<>(3 + extra.size());
-		try {
-			this.transactions.addTake(operations, key, token);
-		}
-		catch (Exception ex) {
-			return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
-		}
-		operations.addAll(extra);
-		return this.transactions.run(List.of(key), "acquire", operations, (late) -> undoLateGrant(key, token))
-			.thenCompose((outcome) -> {
-				if (outcome.ok()) {
-					Stat stat = outcome.stat(2);
-					if (stat == null) {
-						return CompletableFuture.failedFuture(new LockBackendException(key, "acquire",
-								new IllegalStateException("ZooKeeper answered the grant without its stat")));
-					}
-					return CompletableFuture.completedFuture(new Taken(
-							Attempt.granted(granted(key, token, stat.getCzxid(), stat.getEphemeralOwner())), -1));
-				}
-				if (outcome.code() == Code.NODEEXISTS && outcome.interrupted() && outcome.failedIndex() <= 0) {
-					// Curator may have sent the take again after its reply was lost
-					return ownTake(key, token).thenApply((taken) -> new Taken(taken, -1));
-				}
-				int failed = outcome.failedIndex();
-				return CompletableFuture.completedFuture(new Taken(busy(), (failed >= 3) ? failed - 3 : -1));
-			});
-	}
-
-	/**
-	 * Return the grant of a take whose holder node turned out to exist after the
-	 * connection dropped: granted if the node is this session's and names the token.
-	 */
-	private CompletableFuture<Attempt> ownTake(String key, String token) {
-		return holderData(key, "acquire").thenApply((holder) -> {
-			if (holder != null && holder.token().equals(token)
-					&& holder.stat().getEphemeralOwner() == currentSession()) {
-				return Attempt
-					.granted(granted(key, token, holder.stat().getCzxid(), holder.stat().getEphemeralOwner()));
-			}
-			return busy();
-		});
+	CompletableFuture<Taken> take(String key, String token, boolean gated, List<CuratorOp> extra) {
+		return this.transactions.take(key, token, gated, extra, (late) -> undoLateGrant(key, token));
 	}
 
 	/**
@@ -361,7 +377,10 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
+		// A free key reserved for the fair line's head is the head's
 		return sync(key, "inspect").thenCompose((synced) -> holderData(key, "inspect"))
+			.thenCompose((holder) -> (holder != null) ? CompletableFuture.completedFuture(holder)
+					: nodeData(key, this.paths.nextPath(key), "inspect"))
 			.thenApply((holder) -> (holder != null) ? new KeyState(holder.token(), null, holder.stat().getCzxid())
 					: new KeyState(null, null, 0));
 	}
@@ -386,10 +405,12 @@ public final class ZooKeeperLockStore
 	 * nobody holds the key.
 	 */
 	CompletableFuture<@Nullable Holder> holderData(String key, String what) {
+		return nodeData(key, this.paths.holderPath(key), what);
+	}
+
+	private CompletableFuture<@Nullable Holder> nodeData(String key, String path, String what) {
 		return this.background
-			.call(key, what,
-					(callback) -> this.client.getData().inBackground(callback).forPath(this.paths.holderPath(key)),
-					Code.NONODE)
+			.call(key, what, (callback) -> this.client.getData().inBackground(callback).forPath(path), Code.NONODE)
 			.thenApply(
 					(event) -> (Background.code(event) == Code.OK && event.getData() != null && event.getStat() != null)
 							? new Holder(new String(event.getData(), StandardCharsets.UTF_8), event.getStat()) : null);
@@ -513,6 +534,21 @@ public final class ZooKeeperLockStore
 		return this.transactions;
 	}
 
+	WaitingLine line() {
+		return this.line;
+	}
+
+	/**
+	 * List the children of the node of {@code key}: none when it does not exist.
+	 */
+	CompletableFuture<List<String>> children(String key, String what) {
+		return this.background
+			.call(key, what,
+					(callback) -> this.client.getChildren().inBackground(callback).forPath(this.paths.keyPath(key)),
+					Code.NONODE)
+			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
+	}
+
 	KeyWatches watches() {
 		return this.watches;
 	}
@@ -535,16 +571,6 @@ public final class ZooKeeperLockStore
 	 * @param stat the node's stat: its creation zxid is the fencing token
 	 */
 	record Holder(String token, Stat stat) {
-
-	}
-
-	/**
-	 * What a take did.
-	 *
-	 * @param attempt the grant or the refusal
-	 * @param failedExtra the index of the extra operation that failed the take, or -1
-	 */
-	record Taken(Attempt attempt, int failedExtra) {
 
 	}
 

@@ -128,6 +128,53 @@ class ZooKeeperRequestCountTests {
 		assertThat(join(one.release("count:3", "c"))).isTrue();
 	}
 
+	@Test
+	void aContendedHandOffWakesOneWaitingClientAndCostsTwoWrites() throws Exception {
+		Counts counts = new Counts();
+		String key = "count:4";
+		ZooKeeperLockStore holder = new ZooKeeperLockStore(countingClient(counts), TestEnsemble.SESSION_TIMEOUT);
+		List<ZooKeeperLockStore> waiters = new ArrayList<>();
+		List<AtomicInteger> woken = new ArrayList<>();
+		assertThat(join(holder.tryAcquire(key, "holder", LEASE)).acquired()).isTrue();
+		for (int i = 0; i < 4; i++) {
+			ZooKeeperLockStore waiter = new ZooKeeperLockStore(countingClient(counts), TestEnsemble.SESSION_TIMEOUT);
+			AtomicInteger wakeUps = new AtomicInteger();
+			waiter.onRelease(key, "client-" + i, wakeUps::incrementAndGet);
+			assertThat(join(waiter.tryAcquire(key, "w" + i, LEASE, "client-" + i, TTL)).acquired()).isFalse();
+			waiters.add(waiter);
+			woken.add(wakeUps);
+		}
+		// A refused attempt of a waiting client that keeps its place writes nothing
+		counts.reset();
+		assertThat(join(waiters.get(3).tryAcquire(key, "w3", LEASE, "client-3", TTL)).acquired()).isFalse();
+		assertThat(counts.writes()).as("writes of a refused attempt in line: %s", counts).isZero();
+		String previous = "holder";
+		ZooKeeperLockStore releasing = holder;
+		for (int i = 0; i < 4; i++) {
+			counts.reset();
+			assertThat(join(releasing.release(key, previous))).isTrue();
+			int next = i;
+			await().atMost(Duration.ofSeconds(10)).until(() -> woken.get(next).get() > 0);
+			assertThat(join(waiters.get(i).tryAcquire(key, "w" + i, LEASE, "client-" + i, TTL)).acquired()).isTrue();
+			// The next waiter moves its watch to the holder node: reads, not a wake-up
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> {
+				for (int j = 0; j < 4; j++) {
+					if (j != next && woken.get(j).get() > 0) {
+						return false;
+					}
+				}
+				return true;
+			});
+			assertThat(counts.writes()).as("writes of hand-off %d: %s", i, counts).isEqualTo(2);
+			assertThat(counts.reads()).as("reads of hand-off %d: %s", i, counts).isLessThanOrEqualTo(3);
+			woken.get(i).set(0);
+			releasing = waiters.get(i);
+			previous = "w" + i;
+		}
+		assertThat(join(releasing.release(key, previous))).isTrue();
+		assertThat(ensemble.children(key)).isEmpty();
+	}
+
 	private CuratorFramework countingClient(Counts counts) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(ensemble.cluster().getConnectString())
