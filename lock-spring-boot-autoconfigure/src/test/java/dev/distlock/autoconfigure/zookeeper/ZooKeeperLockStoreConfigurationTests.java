@@ -237,8 +237,14 @@ public class ZooKeeperLockStoreConfigurationTests {
 	}
 
 	@Test
-	void failsStartupForAFairLockNamingTheAttributeAndTheStore() {
-		assertStartupFails(FairService.class, "@DistributedLock(fair = true)");
+	void startsWithAFairLockAndRunsIt() {
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.withBean(FairService.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				context.getBean(FairService.class).place();
+				assertThat(context.getBean(FairService.class).placed()).isEqualTo(1);
+			});
 	}
 
 	@Test
@@ -315,8 +321,15 @@ public class ZooKeeperLockStoreConfigurationTests {
 
 	public static class FairService {
 
+		private int placed;
+
 		@DistributedLock(key = "'order'", fair = true)
 		public void place() {
+			this.placed++;
+		}
+
+		public int placed() {
+			return this.placed;
 		}
 
 	}
