@@ -334,7 +334,7 @@ public class ZooKeeperLockStoreConfigurationTests {
 
 	}
 
-	static class ReadService {
+	public static class ReadService {
 
 		@DistributedLock(key = "'prices'", mode = LockMode.READ)
 		public void read() {
