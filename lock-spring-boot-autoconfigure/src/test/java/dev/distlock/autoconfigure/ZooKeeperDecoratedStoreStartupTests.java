@@ -18,8 +18,8 @@ package dev.distlock.autoconfigure;
 import dev.distlock.autoconfigure.zookeeper.ZooKeeperLockStoreConfigurationTests;
 import java.time.Duration;
 
-import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.ForwardingLockStore;
+import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
@@ -33,14 +33,14 @@ import static dev.distlock.autoconfigure.DecoratedStoreStartup.assertStartupFail
 /**
  * An application that puts a decorator ({@link ForwardingLockStore}) over the ZooKeeper
  * store keeps its startup refusals: a fixed {@code leaseTime}, which a store whose locks
- * live as long as its session cannot keep, and a fair lock.
+ * live as long as its session cannot keep, and a read lock.
  *
  * @author distlock
  */
 class ZooKeeperDecoratedStoreStartupTests {
 
 	@Test
-	void aDecoratedZooKeeperStoreStillRefusesAFixedLeaseAndAFairLock() throws Exception {
+	void aDecoratedZooKeeperStoreStillRefusesAFixedLeaseAndAReadLock() throws Exception {
 		try (TestingServer server = new TestingServer(true);
 				CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), 10_000, 5_000,
 						new RetryOneTime(100))) {
@@ -49,8 +49,8 @@ class ZooKeeperDecoratedStoreStartupTests {
 					ZooKeeperLockStoreConfigurationTests.FixedLeaseService.class, "@DistributedLock(leaseTime = PT10S)",
 					SessionLeaseExtension.class);
 			assertStartupFails(() -> new ForwardingLockStore(new ZooKeeperLockStore(client, Duration.ofSeconds(10))),
-					ZooKeeperLockStoreConfigurationTests.FairService.class, "@DistributedLock(fair = true)",
-					FairQueueExtension.class);
+					ZooKeeperLockStoreConfigurationTests.ReadService.class, "@DistributedLock(mode = READ)",
+					ReadLockExtension.class);
 		}
 	}
 

@@ -70,7 +70,9 @@ class ZooKeeperQuickStartTests {
 				try (CuratorFramework zkCli = CuratorFrameworkFactory.newClient(this.server.getConnectString(),
 						new RetryOneTime(100))) {
 					zkCli.start();
-					assertThat(zkCli.getChildren().forPath(path)).hasSize(1);
+					assertThat(zkCli.getChildren().forPath(path)).hasSize(2)
+						.contains("holder")
+						.anySatisfy((name) -> assertThat(name).startsWith("o-"));
 				}
 			}));
 	}

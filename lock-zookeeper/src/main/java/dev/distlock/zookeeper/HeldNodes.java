@@ -43,11 +43,8 @@ final class HeldNodes {
 
 	private final Map<GrantId, Grant> grants = new ConcurrentHashMap<>();
 
-	private final Map<String, Grant> byPath = new ConcurrentHashMap<>();
-
 	void add(Grant grant) {
 		this.grants.put(new GrantId(grant.key, grant.token), grant);
-		this.byPath.put(grant.path, grant);
 	}
 
 	@Nullable Grant get(String key, String token) {
@@ -56,14 +53,6 @@ final class HeldNodes {
 
 	void remove(Grant grant) {
 		this.grants.remove(new GrantId(grant.key, grant.token), grant);
-		this.byPath.remove(grant.path, grant);
-	}
-
-	/**
-	 * Return the grant whose node is at {@code path}, if any.
-	 */
-	@Nullable Grant at(String path) {
-		return this.byPath.get(path);
 	}
 
 	/**

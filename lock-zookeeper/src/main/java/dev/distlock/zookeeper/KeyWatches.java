@@ -33,12 +33,13 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
- * The release notifications of the store: one watch per key that a local caller waits
- * for, shared by its listeners. Where the server has them (ZooKeeper 3.6 and later) the
- * watch is a persistent recursive one on the key's node, and a deleted grant node runs
- * the listeners; on an older server it is a one-shot children watch, set again each time
- * it fires. After a reconnect every watch is set again and every listener runs once,
- * since releases may have been missed meanwhile.
+ * The release notifications of the store: one watch per key that a local caller listens
+ * to, shared by its listeners, on the key's holder node alone (see {@link LockPaths}), so
+ * that queue nodes coming and going wake nobody. Where the server has them (ZooKeeper 3.6
+ * and later) the watch is a persistent one, and the holder node's deletion runs the
+ * listeners; on an older server it is a one-shot watch, set again each time it fires.
+ * After a reconnect every watch is set again and every listener runs once, since releases
+ * may have been missed meanwhile.
  *
  * @author distlock
  * @since 0.1.0
@@ -63,7 +64,7 @@ final class KeyWatches {
 	Subscription subscribe(String key, Runnable listener) {
 		KeyWatch[] added = new KeyWatch[1];
 		KeyWatch watch = this.watches.compute(key, (name, existing) -> {
-			KeyWatch current = (existing != null) ? existing : new KeyWatch(this.paths.keyPath(name));
+			KeyWatch current = (existing != null) ? existing : new KeyWatch(this.paths.holderPath(name));
 			if (existing == null) {
 				added[0] = current;
 			}
@@ -74,14 +75,6 @@ final class KeyWatches {
 			arm(added[0]);
 		}
 		return () -> unsubscribe(key, watch, listener);
-	}
-
-	/**
-	 * Return whether a local caller waits for {@code key}: the key is contended, so an
-	 * attempt reads before it creates a node.
-	 */
-	boolean isWatched(String key) {
-		return this.watches.containsKey(key);
 	}
 
 	/**
@@ -120,13 +113,13 @@ final class KeyWatches {
 			if (this.persistent) {
 				this.client.watchers()
 					.add()
-					.withMode(AddWatchMode.PERSISTENT_RECURSIVE)
+					.withMode(AddWatchMode.PERSISTENT)
 					.inBackground((client, event) -> armed(watch, event))
 					.usingWatcher(watch)
 					.forPath(watch.path);
 			}
 			else {
-				this.client.getChildren()
+				this.client.checkExists()
 					.usingWatcher(watch)
 					.inBackground((client, event) -> armed(watch, event))
 					.forPath(watch.path);
@@ -144,11 +137,7 @@ final class KeyWatches {
 			this.persistent = false;
 			arm(watch);
 		}
-		else if (code == Code.NONODE && !this.persistent) {
-			// No grant yet: watch for the key's node to appear
-			this.client.checkExists().usingWatcher(watch).inBackground().forPath(watch.path);
-		}
-		else if (code != Code.OK) {
+		else if (code != Code.OK && code != Code.NONODE) {
 			logger.debug("Could not watch " + watch.path + " (" + code + "); waiters re-check on their timer");
 		}
 	}
@@ -197,7 +186,7 @@ final class KeyWatches {
 				return;
 			}
 			arm(this);
-			if (event.getType() == EventType.NodeChildrenChanged || event.getType() == EventType.NodeDeleted) {
+			if (event.getType() == EventType.NodeDeleted) {
 				notifyListeners();
 			}
 		}

@@ -28,10 +28,18 @@ import org.springframework.util.Assert;
 
 /**
  * The nodes of the store: under the base path one node per key, a container named by the
- * key encoded into one path segment, and under it one ephemeral sequential node per
- * grant, named by the owner token encoded the same way, a dash and ZooKeeper's ten-digit
- * sequence number. The lowest sequence number among the ephemeral children named so holds
- * the lock; any other child holds nothing.
+ * key encoded into one path segment, and under it:
+ * <ul>
+ * <li>{@value #HOLDER}: the ephemeral node whose existence is the lock, its data the
+ * holder's token; its creation zxid is the fencing token;</li>
+ * <li>{@code o-<token>}: the holder's ephemeral owner node, created and deleted in the
+ * same transaction as {@value #HOLDER}, so that a release, a renewal and an owner check
+ * find by name whether a token still holds the key;</li>
+ * <li>{@code q-<waiter>-<sequence>}: the ephemeral sequential node of a waiter in line
+ * ({@link WaitingLine}), ZooKeeper's ten-digit sequence number giving its place;</li>
+ * <li>{@value #NEXT}: the ephemeral node of the fair line's head, its data the head's
+ * token: while it exists every take but the head's own fails.</li>
+ * </ul>
  * <p>
  * A segment keeps ASCII letters, digits, {@code '_'}, {@code '-'}, {@code ':'} and
  * {@code '@'}; every other character, the dot and the slash included, is written as
@@ -42,6 +50,16 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 final class LockPaths {
+
+	/** The name of the node whose existence is the lock. */
+	static final String HOLDER = "holder";
+
+	/** The name of the fair queue head's node. */
+	static final String NEXT = "next";
+
+	private static final String OWNER_PREFIX = "o-";
+
+	private static final String QUEUE_PREFIX = "q-";
 
 	private static final int SEQUENCE_DIGITS = 10;
 
@@ -72,18 +90,40 @@ final class LockPaths {
 	}
 
 	/**
-	 * Return the node of {@code key}, the parent of its grants.
+	 * Return the node of {@code key}, the parent of its holder, owner and queue nodes.
 	 */
 	String keyPath(String key) {
 		return this.basePath + "/" + segment(key);
 	}
 
 	/**
-	 * Return the path a grant of {@code token} on {@code key} is created with; ZooKeeper
-	 * appends the sequence number.
+	 * Return the node whose existence is the lock on {@code key}.
 	 */
-	String grantPrefix(String key, String token) {
-		return keyPath(key) + "/" + segment(token) + "-";
+	String holderPath(String key) {
+		return keyPath(key) + "/" + HOLDER;
+	}
+
+	/**
+	 * Return the owner node of {@code token} on {@code key}, which exists while the token
+	 * holds the key.
+	 */
+	String ownerPath(String key, String token) {
+		return keyPath(key) + "/" + OWNER_PREFIX + segment(token);
+	}
+
+	/**
+	 * Return the fair queue head's node of {@code key}.
+	 */
+	String nextPath(String key) {
+		return keyPath(key) + "/" + NEXT;
+	}
+
+	/**
+	 * Return the path the queue node of {@code waiter} on {@code key} is created with;
+	 * ZooKeeper appends the sequence number.
+	 */
+	String queuePrefix(String key, String waiter) {
+		return keyPath(key) + "/" + QUEUE_PREFIX + segment(waiter) + "-";
 	}
 
 	/**
@@ -94,61 +134,17 @@ final class LockPaths {
 	}
 
 	/**
-	 * Return the grants of {@code token} among {@code children}, lowest sequence number
-	 * first: one, unless a create was sent again after its reply was lost.
+	 * Return the queue nodes among {@code children}, lowest sequence number first.
 	 */
-	static List<String> grantsOf(List<String> children, String token) {
-		String prefix = segment(token) + "-";
-		List<String> grants = new ArrayList<>(1);
+	static List<String> queue(List<String> children) {
+		List<String> queue = new ArrayList<>(children.size());
 		for (String child : children) {
-			if (child.startsWith(prefix) && child.length() == prefix.length() + SEQUENCE_DIGITS && isGrant(child)) {
-				grants.add(child);
+			if (child.startsWith(QUEUE_PREFIX) && sequence(child) >= 0) {
+				queue.add(child);
 			}
 		}
-		grants.sort(Comparator.comparingLong(LockPaths::sequence));
-		return grants;
-	}
-
-	/**
-	 * Return the children that may hold the lock, lowest sequence number first: those
-	 * named as the store names its grants (an encoded token, a dash and ten digits).
-	 * Whether one holds also needs it to be ephemeral, which its name does not tell.
-	 */
-	static List<String> candidates(List<String> children) {
-		List<String> candidates = new ArrayList<>(children.size());
-		for (String child : children) {
-			if (isGrant(child)) {
-				candidates.add(child);
-			}
-		}
-		candidates.sort(Comparator.comparingLong(LockPaths::sequence));
-		return candidates;
-	}
-
-	/**
-	 * Return whether {@code name} is named as the store names its grants: at least one
-	 * character of an encoded token, a dash and ten digits.
-	 */
-	static boolean isGrant(String name) {
-		int dash = name.length() - SEQUENCE_DIGITS - 1;
-		if (dash < 1 || name.charAt(dash) != '-') {
-			return false;
-		}
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			boolean valid = (i > dash) ? (c >= '0' && c <= '9') : (c < 128 && (kept((byte) c) || c == '%'));
-			if (!valid) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	/**
-	 * Return the owner token of the grant named {@code name}.
-	 */
-	static String token(String name) {
-		return decode(name.substring(0, Math.max(0, name.length() - SEQUENCE_DIGITS - 1)));
+		queue.sort(Comparator.comparingLong(LockPaths::sequence));
+		return queue;
 	}
 
 	/**
@@ -158,16 +154,20 @@ final class LockPaths {
 		return path.substring(path.lastIndexOf('/') + 1);
 	}
 
+	/**
+	 * Return the sequence number ending {@code name}, or -1 when it ends otherwise.
+	 */
 	static long sequence(String name) {
-		if (name.length() < SEQUENCE_DIGITS) {
-			return Long.MAX_VALUE;
+		int dash = name.length() - SEQUENCE_DIGITS - 1;
+		if (dash < 0 || name.charAt(dash) != '-') {
+			return -1;
 		}
-		try {
-			return Long.parseLong(name.substring(name.length() - SEQUENCE_DIGITS));
+		for (int i = dash + 1; i < name.length(); i++) {
+			if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+				return -1;
+			}
 		}
-		catch (NumberFormatException ex) {
-			return Long.MAX_VALUE;
-		}
+		return Long.parseLong(name.substring(dash + 1));
 	}
 
 	/**
@@ -184,22 +184,6 @@ final class LockPaths {
 			}
 		}
 		return segment.toString();
-	}
-
-	static String decode(String segment) {
-		byte[] bytes = new byte[segment.length()];
-		int length = 0;
-		for (int i = 0; i < segment.length(); i++) {
-			char c = segment.charAt(i);
-			if (c == '%' && i + 2 < segment.length()) {
-				bytes[length++] = (byte) Integer.parseInt(segment.substring(i + 1, i + 3), 16);
-				i += 2;
-			}
-			else {
-				bytes[length++] = (byte) c;
-			}
-		}
-		return new String(bytes, 0, length, StandardCharsets.UTF_8);
 	}
 
 	private static boolean kept(byte b) {

@@ -16,43 +16,35 @@
 
 package dev.distlock.zookeeper;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.zookeeper.HeldNodes.Grant;
-import dev.distlock.zookeeper.Holders.Holder;
-import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
-import org.apache.curator.framework.api.ACLPathAndBytesable;
+import dev.distlock.zookeeper.LockTransactions.Outcome;
 import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One attempt to take several keys at once: the grant nodes of every key are created in
- * one {@code multi} transaction, all or none; then each key's children are listed, and
- * unless a node of the token holds every key ({@link Holders}), every node of the token
- * is deleted and the attempt is refused, the keys held by others saying so. A granted key
- * keeps the lowest node of the token; the others (a transaction sent again after a lost
- * reply) are deleted. A transaction that finds a key's node missing creates the missing
- * container nodes and is sent again, at most {@value #ATTEMPTS} times in all.
+ * One attempt to take several keys at once: every key's take ({@link LockTransactions})
+ * in one {@code multi} transaction, in the client's order, all or none. When a key is
+ * held, the transaction fails on that key's holder node and nothing is written; the
+ * attempt is refused, that key saying it is held elsewhere. A transaction sent again
+ * after its reply was lost finds the first key's holder node its own: the keys are then
+ * read one by one.
  *
  * @author distlock
  * @since 0.1.0
  */
 final class MultiGrant {
 
-	private static final int ATTEMPTS = 3;
-
 	private static final String ACQUIRE = "acquire (several keys)";
+
+	private static final int OPERATIONS_PER_KEY = LockTransactions.TAKE_OPERATIONS;
 
 	private final ZooKeeperLockStore store;
 
@@ -71,7 +63,18 @@ final class MultiGrant {
 		if (replayed != null) {
 			return CompletableFuture.completedFuture(replayed);
 		}
-		return create(ATTEMPTS).thenCompose(this::check);
+		List<CuratorOp> operations = new ArrayList<>(this.keys.size() * OPERATIONS_PER_KEY);
+		try {
+			for (String key : this.keys) {
+				this.store.transactions().addTake(operations, key, this.token);
+			}
+		}
+		catch (Exception ex) {
+			return CompletableFuture.failedFuture(new LockBackendException(this.keys.get(0), ACQUIRE, ex));
+		}
+		return this.store.transactions()
+			.run(this.keys, ACQUIRE, operations, (late) -> giveBackAll())
+			.thenCompose(this::attempts);
 	}
 
 	private @Nullable List<Attempt> replayed() {
@@ -86,129 +89,73 @@ final class MultiGrant {
 		return attempts;
 	}
 
-	/**
-	 * Create every key's grant node in one transaction; return their paths, in order.
-	 */
-	private CompletableFuture<List<String>> create(int attemptsLeft) {
-		byte[] data = this.token.getBytes(StandardCharsets.UTF_8);
-		List<CuratorOp> operations = new ArrayList<>(this.keys.size());
-		try {
-			for (String key : this.keys) {
-				ACLPathAndBytesable<CuratorOp> create = this.store.client()
-					.transactionOp()
-					.create()
-					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL);
-				List<ACL> acl = this.store.acl();
-				operations.add(((acl != null) ? create.withACL(acl) : create)
-					.forPath(this.store.paths().grantPrefix(key, this.token), data));
+	private CompletableFuture<@Nullable List<Attempt>> attempts(Outcome outcome) {
+		List<Attempt> attempts = new ArrayList<>(this.keys.size());
+		if (outcome.ok()) {
+			for (int i = 0; i < this.keys.size(); i++) {
+				Stat stat = outcome.stat(i * OPERATIONS_PER_KEY + LockTransactions.STAT_INDEX);
+				if (stat == null) {
+					giveBackAll();
+					return CompletableFuture.failedFuture(new LockBackendException(this.keys.get(i), ACQUIRE,
+							new IllegalStateException("ZooKeeper answered the grant without its stat")));
+				}
+				attempts.add(Attempt.granted(
+						this.store.granted(this.keys.get(i), this.token, stat.getCzxid(), stat.getEphemeralOwner())));
 			}
+			return CompletableFuture.completedFuture(attempts);
 		}
-		catch (Exception ex) {
-			return CompletableFuture.failedFuture(ex);
+		if (outcome.code() == Code.NODEEXISTS && outcome.interrupted()) {
+			return ownTakes();
 		}
-		String first = this.keys.get(0);
-		return this.store.background()
-			.call(first, ACQUIRE,
-					(callback) -> this.store.client().transaction().inBackground(callback).forOperations(operations),
-					Code.NONODE)
-			.thenCompose((event) -> {
-				if (Background.code(event) == Code.OK) {
-					return CompletableFuture.completedFuture(
-							event.getOpResults().stream().map(CuratorTransactionResult::getResultPath).toList());
-				}
-				if (attemptsLeft <= 1) {
-					return CompletableFuture.failedFuture(new LockBackendException(first, ACQUIRE,
-							new IllegalStateException("The key nodes kept disappearing")));
-				}
-				return createKeyNodes().thenCompose((created) -> create(attemptsLeft - 1));
-			});
-	}
-
-	/**
-	 * Create the container nodes of every key, and their parents, where missing.
-	 */
-	private CompletableFuture<Void> createKeyNodes() {
-		List<CompletableFuture<?>> created = new ArrayList<>();
-		for (String key : this.keys) {
-			created.add(this.store.background()
-				.call(key, ACQUIRE,
-						(callback) -> containerCreate().inBackground(callback).forPath(this.store.paths().keyPath(key)),
-						Code.NODEEXISTS));
-		}
-		return CompletableFuture.allOf(created.toArray(CompletableFuture[]::new));
-	}
-
-	private ACLBackgroundPathAndBytesable<String> containerCreate() {
-		ACLBackgroundPathAndBytesable<String> create = this.store.client()
-			.create()
-			.creatingParentContainersIfNeeded()
-			.withMode(CreateMode.CONTAINER);
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
-	}
-
-	/**
-	 * Grant every key if one of the token's nodes holds each key (keeping the lowest of
-	 * them), else delete every node of the token.
-	 */
-	private CompletableFuture<@Nullable List<Attempt>> check(List<String> paths) {
-		List<CompletableFuture<KeyCheck>> checks = new ArrayList<>(this.keys.size());
+		int failed = outcome.failedIndex();
+		int busyKey = (failed >= 0) ? failed / OPERATIONS_PER_KEY : -1;
 		for (int i = 0; i < this.keys.size(); i++) {
-			checks.add(check(this.keys.get(i), paths.get(i)));
+			attempts.add((i == busyKey) ? this.store.heldElsewhere() : new Attempt(false, 0, null));
 		}
-		return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).thenCompose((done) -> {
-			List<KeyCheck> results = checks.stream().map(CompletableFuture::join).toList();
-			boolean granted = results.stream().allMatch(KeyCheck::ours);
-			List<CompletableFuture<Void>> deletes = new ArrayList<>(this.keys.size());
+		return CompletableFuture.completedFuture(attempts);
+	}
+
+	/**
+	 * Read every key's holder after a transaction that may have been applied twice: all
+	 * granted when the token holds every key in this session, else none (and the keys the
+	 * token holds are given back).
+	 */
+	private CompletableFuture<@Nullable List<Attempt>> ownTakes() {
+		List<CompletableFuture<ZooKeeperLockStore.@Nullable Holder>> reads = new ArrayList<>(this.keys.size());
+		for (String key : this.keys) {
+			reads.add(this.store.holderData(key, ACQUIRE));
+		}
+		return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply((done) -> {
+			long session = this.store.currentSession();
+			List<ZooKeeperLockStore.Holder> holders = new ArrayList<>(this.keys.size());
+			for (CompletableFuture<ZooKeeperLockStore.@Nullable Holder> read : reads) {
+				ZooKeeperLockStore.Holder holder = read.join();
+				if (holder == null || !holder.token().equals(this.token)
+						|| holder.stat().getEphemeralOwner() != session) {
+					giveBackAll();
+					return this.keys.stream().map((key) -> ZooKeeperLockStore.busy()).toList();
+				}
+				holders.add(holder);
+			}
 			List<Attempt> attempts = new ArrayList<>(this.keys.size());
 			for (int i = 0; i < this.keys.size(); i++) {
-				String key = this.keys.get(i);
-				KeyCheck result = results.get(i);
-				Holder holder = result.holder();
-				if (granted && holder != null) {
-					attempts.add(Attempt
-						.granted(this.store.granted(key, this.token, this.store.paths().child(key, holder.name()),
-								holder.stat().getCzxid(), holder.stat().getEphemeralOwner())));
-					deletes.add(this.store.deleteAll(key, result.own(), holder.name(), ACQUIRE));
-				}
-				else {
-					attempts.add(result.ours() ? new Attempt(false, 0, null) : this.store.heldElsewhere());
-					deletes.add(this.store.deleteAll(key, result.own(), null, ACQUIRE));
-				}
+				Stat stat = holders.get(i).stat();
+				attempts.add(Attempt.granted(
+						this.store.granted(this.keys.get(i), this.token, stat.getCzxid(), stat.getEphemeralOwner())));
 			}
-			return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenApply((deleted) -> attempts);
+			return attempts;
 		});
 	}
 
 	/**
-	 * Find the token's nodes under {@code key} and its holder; {@code path} is the node
-	 * this attempt created.
+	 * Give back every key the token may hold, unless the attempt was granted meanwhile.
 	 */
-	private CompletableFuture<KeyCheck> check(String key, String path) {
-		String name = LockPaths.name(path);
-		CompletableFuture<@Nullable Stat> created = this.store.stat(key, path, ACQUIRE);
-		return this.store.children(key, ACQUIRE)
-			.thenCompose((children) -> created.thenCompose(
-					(stat) -> this.store.holder(key, children, (stat != null) ? Map.of(name, stat) : Map.of(), ACQUIRE)
-						.thenApply((holder) -> {
-							List<String> own = LockPaths.grantsOf(children, this.token);
-							if (!own.contains(name)) {
-								own = new ArrayList<>(own);
-								own.add(name);
-							}
-							return new KeyCheck(own, (holder != null && holder.isOneOf(own)) ? holder : null);
-						})));
-	}
-
-	/**
-	 * The token's nodes under one key, and the one of them that holds the key, if any.
-	 */
-	private record KeyCheck(List<String> own, @Nullable Holder holder) {
-
-		boolean ours() {
-			return this.holder != null;
+	private void giveBackAll() {
+		for (String key : this.keys) {
+			if (this.store.held().get(key, this.token) == null) {
+				this.store.giveBack(key, this.token, "release");
+			}
 		}
-
 	}
 
 }

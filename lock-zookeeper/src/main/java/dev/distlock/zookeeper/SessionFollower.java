@@ -37,10 +37,10 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * connection is suspended (or the session lost) every grant made so far is lost and the
  * client is told at once ({@link #onInterrupted}), so that it ends every lease's view;
  * after a reconnect in the same session, the nodes of those grants are deleted, since
- * nobody trusts them any more. A watch on each grant's node tells when it is deleted
- * while held. At each (re)connect it gives the store the session negotiated then
- * ({@link ZooKeeperLockStore#sessionNegotiated}), which checks the lease again when that
- * session is shorter than the first.
+ * nobody trusts them any more. No watch is set per grant: a grant's node deleted while
+ * held is found by the next renewal ({@link Renewals}). At each (re)connect it gives the
+ * store the session negotiated then ({@link ZooKeeperLockStore#sessionNegotiated}), which
+ * checks the lease again when that session is shorter than the first.
  *
  * @author distlock
  * @since 0.1.0
@@ -50,8 +50,6 @@ final class SessionFollower implements ConnectionStateListener {
 	private static final Log logger = LogFactory.getLog(SessionFollower.class);
 
 	private final ZooKeeperLockStore store;
-
-	private final Watcher grantWatcher = this::grantEvent;
 
 	private final Set<Runnable> interruptionListeners = new CopyOnWriteArraySet<>();
 
@@ -81,50 +79,6 @@ final class SessionFollower implements ConnectionStateListener {
 	}
 
 	/**
-	 * Watch the node of a grant: its deletion while held means the lock was lost.
-	 */
-	void watch(Grant grant) {
-		try {
-			this.store.client().checkExists().usingWatcher(this.grantWatcher).inBackground((client, event) -> {
-				if (Background.code(event) == Code.NONODE) {
-					gone(grant);
-				}
-			}).forPath(grant.path);
-		}
-		catch (Exception ex) {
-			logger.debug("Could not watch " + grant.path + "; the next reconnect sets the watch again", ex);
-		}
-	}
-
-	private void grantEvent(WatchedEvent event) {
-		Grant grant = (event.getType() == EventType.NodeDeleted && event.getPath() != null)
-				? this.store.held().at(event.getPath()) : null;
-		if (grant != null) {
-			gone(grant);
-		}
-	}
-
-	/**
-	 * Record that the node of {@code grant} is gone, once a round trip through the
-	 * client's session tells why: with its session when that session has ended by then
-	 * (the deletion may come just before the expiry reaches the client), else deleted by
-	 * someone.
-	 */
-	private void gone(Grant grant) {
-		try {
-			this.store.client()
-				.sync()
-				.inBackground((client,
-						event) -> grant.lose((Background.code(event) == Code.OK && currentSession() == grant.sessionId)
-								? HeldNodes.NODE_DELETED : HeldNodes.SESSION_EXPIRED))
-				.forPath(this.store.paths().basePath());
-		}
-		catch (Exception ex) {
-			grant.lose(HeldNodes.NODE_DELETED);
-		}
-	}
-
-	/**
 	 * Return the id of the client's current session, or 0 while it is not connected.
 	 */
 	long currentSession() {
@@ -143,14 +97,15 @@ final class SessionFollower implements ConnectionStateListener {
 			this.interruptions.incrementAndGet();
 			if (state == ConnectionState.LOST) {
 				this.store.held().sessionExpired();
+				this.store.line().sessionLost();
 			}
 			this.store.held().connectionSuspended();
 			this.interruptionListeners.forEach(Runnable::run);
 		}
 		else if (state == ConnectionState.RECONNECTED) {
 			freeSuspendedGrants();
-			this.store.held().all().stream().filter((grant) -> grant.lost() == null).forEach(this::watch);
 			this.store.watches().reconnected();
+			this.store.line().wakeAll();
 		}
 		if (state.isConnected()) {
 			this.store.sessionNegotiated(this.store.sessionTimeout());
@@ -166,7 +121,7 @@ final class SessionFollower implements ConnectionStateListener {
 		long session = currentSession();
 		for (Grant grant : this.store.held().all()) {
 			if (HeldNodes.CONNECTION_SUSPENDED.equals(grant.lost()) && grant.sessionId == session) {
-				this.store.delete(grant.key, grant.path, "release");
+				this.store.giveBack(grant.key, grant.token, "release");
 			}
 		}
 	}

@@ -20,26 +20,25 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
+import dev.distlock.store.FairQueueExtension;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.LossReason;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
+import dev.distlock.store.WakeOneExtension;
 import dev.distlock.store.support.RecentReleases;
 import dev.distlock.zookeeper.HeldNodes.Grant;
-import dev.distlock.zookeeper.Holders.Holder;
+import dev.distlock.zookeeper.LockTransactions.Taken;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
-import org.apache.curator.framework.api.BackgroundPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.zookeeper.CreateMode;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
@@ -55,23 +54,22 @@ import org.springframework.util.Assert;
  * operation unanswered within the client's connection timeout fails with
  * {@link LockBackendException}.
  * <ul>
- * <li>Each grant is its own ephemeral sequential node under the key's node (see
- * {@link LockPaths}); the lowest sequence number among the ephemeral children named by
- * the store's pattern holds the lock ({@link Holders}), so a forged child holds nothing.
- * An attempt creates its node and lists the key's children: holding, it is granted, else
- * it deletes its node and is refused. Every child carrying the attempt's token is its own
- * (Curator sends a create again after a lost reply): the lowest is kept, the others are
- * deleted, and a create answered after its attempt gave up is undone. While a local
- * caller waits for a key, an attempt lists first and creates only when the key is free. A
- * release deletes the grant's own node, so it can never remove a later holder's; a
- * release Curator sent again after a lost reply is not a loss.</li>
+ * <li>A lock is a key's ephemeral holder node, created with the holder's owner node in
+ * one {@code multi} transaction ({@link LockTransactions}, {@link LockPaths}): taking it
+ * is one write, which fails with nothing left behind when the key is held, and giving it
+ * back is one write, deleting both nodes, which fails when the token no longer holds the
+ * key (so it never removes a later holder's). Neither reads, nor sets a watch. A take
+ * that Curator sent again after a lost reply finds the holder node its own; a take
+ * answered after its attempt gave up is given back; a release Curator sent again after a
+ * lost reply is not a loss.</li>
  * <li>Key nodes and the base path are container nodes: the server removes them once they
  * are empty.</li>
  * <li>Every node is created with the store's ACL when one is given (for example
  * {@code ZooDefs.Ids.CREATOR_ALL_ACL} for an authenticated client), else with the
  * client's ACL provider's.</li>
- * <li>The fencing token is the grant node's creation zxid, which increases across the
- * whole ensemble.</li>
+ * <li>The fencing token is the holder node's creation zxid, which increases across the
+ * whole ensemble and its leader changes, so it increases per key across sessions and
+ * deletions.</li>
  * <li>The session is the lease ({@link SessionLeaseExtension}): a renewal is answered as
  * renewed only for grants of the current session whose nodes a round trip through the
  * leader confirmed ({@link Renewals}); once the connection is suspended every grant is
@@ -81,17 +79,28 @@ import org.springframework.util.Assert;
  * lease cannot be kept: the client refuses it.</li>
  * <li>A minimum hold time ({@link #expireAfter}) defers the delete on a JDK timer; the
  * lock ends earlier if the process dies, with its session.</li>
- * <li>Waiters are woken by watches on the key's node ({@link KeyWatches}), persistent
- * where the server has them, set again after a reconnect, when every listener also runs
+ * <li>A waiting client keeps one place in the key's line for its whole wait
+ * ({@link WaitingLine}, {@link WakeOneExtension}): one queue node, watching only the node
+ * before it, or the holder node when first, so a release wakes one client; a refused
+ * attempt writes nothing, and a grant deletes the client's queue node in its own
+ * transaction. Release listeners ({@link #onRelease(String, Runnable)}) hear the holder
+ * node's deletion through one watch per key ({@link KeyWatches}), persistent where the
+ * server has them. After a reconnect every watch is set again and every listener runs
  * once.</li>
- * <li>Several keys are created in one {@code multi} transaction.</li>
+ * <li>Fair locks ({@link FairQueueExtension}) use the same line, one place per caller:
+ * the first place reserves the key with the fair line's {@code next} node, which fails
+ * every take but its own claim, so the key goes in arrival order; the claim takes the key
+ * and deletes the reservation and the place in one transaction. A place whose caller
+ * stops asking leaves within its grant timeout, its reservation with it.</li>
+ * <li>Several keys are taken in one {@code multi} transaction, all or none
+ * ({@link MultiGrant}).</li>
  * </ul>
  *
  * @author distlock
  * @since 0.1.0
  */
-public final class ZooKeeperLockStore
-		implements LockStore, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
+public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, FairQueueExtension, SeveralKeysExtension,
+		InspectionExtension, SessionLeaseExtension {
 
 	/**
 	 * The base path used when none is given.
@@ -118,7 +127,9 @@ public final class ZooKeeperLockStore
 
 	private final RecentReleases releases = new RecentReleases(RELEASES_REMEMBERED);
 
-	private final Holders holders = new Holders(this);
+	private final LockTransactions transactions = new LockTransactions(this);
+
+	private final WaitingLine line = new WaitingLine(this);
 
 	private final Renewals renewals = new Renewals(this);
 
@@ -184,32 +195,71 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
+		return (known != null) ? known : take(key, token, true, List.of()).thenApply(Taken::attempt);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease, String waiter,
+			Duration waiterTtl) {
+		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
+		return (known != null) ? known : this.line.take(key, token, waiter, waiterTtl, true);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquireFair(String key, String token, Duration lease,
+			@Nullable Duration grantTimeout) {
+		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
+		return (known != null) ? known : this.line.takeFair(key, token, grantTimeout);
+	}
+
+	@Override
+	public CompletionStage<Void> leaveFairQueue(String key, String token) {
+		return this.line.leave(key, token);
+	}
+
+	@Override
+	public Subscription onFairWakeUp(String key, String token, Runnable listener) {
+		return this.line.listen(key, token, listener);
+	}
+
+	/**
+	 * Return the answer to an attempt known without a request: the grant of a replay, or
+	 * the failure of a lease too long for the session; else {@code null}.
+	 */
+	private @Nullable CompletableFuture<Attempt> answeredAtOnce(String key, String token, Duration lease) {
 		Grant replayed = this.held.get(key, token);
 		if (replayed != null && replayed.lost() == null) {
 			return CompletableFuture.completedFuture(Attempt.granted(replayed.fencingToken));
 		}
 		LockBackendException refused = refuseLease(key, "acquire", lease);
-		if (refused != null) {
-			return CompletableFuture.failedFuture(refused);
-		}
-		if (!this.watches.isWatched(key)) {
-			return createAndCheck(key, token);
-		}
-		return children(key, "acquire")
-			.thenCompose((children) -> holder(key, children, Map.of(), "acquire").thenCompose((holder) -> {
-				if (holder == null) {
-					return createAndCheck(key, token);
-				}
-				return CompletableFuture.completedFuture(holder.isOneOf(LockPaths.grantsOf(children, token))
-						? Attempt.granted(granted(key, token, holder.name(), holder.stat())) : busy());
-			}));
+		return (refused != null) ? CompletableFuture.failedFuture(refused) : null;
+	}
+
+	@Override
+	public Subscription onRelease(String key, String waiter, Runnable listener) {
+		return this.line.listen(key, waiter, listener);
+	}
+
+	@Override
+	public CompletionStage<Void> leave(String key, String waiter) {
+		return this.line.leave(key, waiter);
+	}
+
+	/**
+	 * Take {@code key} for {@code token} in one transaction, with {@code extra}
+	 * operations after the take's own.
+	 * @see LockTransactions#take
+	 */
+	CompletableFuture<Taken> take(String key, String token, boolean gated, List<CuratorOp> extra) {
+		return this.transactions.take(key, token, gated, extra, (late) -> undoLateGrant(key, token));
 	}
 
 	/**
 	 * Return a refusal: how long the holder keeps the lock is unknown (as long as it
 	 * lives), so a waiter re-checks often besides its watch.
 	 */
-	private static Attempt busy() {
+	static Attempt busy() {
 		return Attempt.busy(null);
 	}
 
@@ -222,61 +272,14 @@ public final class ZooKeeperLockStore
 		return Attempt.busy(sessionTimeout());
 	}
 
-	private CompletableFuture<Attempt> createAndCheck(String key, String token) {
-		Stat created = new Stat();
-		return this.background
-			.call(key, "acquire",
-					(callback) -> withAcl(this.client.create()
-						.storingStatIn(created)
-						.creatingParentContainersIfNeeded()
-						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)).inBackground(callback)
-						.forPath(this.paths.grantPrefix(key, token), token.getBytes(StandardCharsets.UTF_8)),
-					(late) -> undoLateGrant(key, token))
-			.thenCompose((event) -> {
-				String name = LockPaths.name(event.getName());
-				Stat stat = (event.getStat() != null) ? event.getStat() : created;
-				return children(key, "acquire").thenCompose((children) -> {
-					List<String> own = LockPaths.grantsOf(children, token);
-					return holder(key, children, Map.of(name, stat), "acquire").thenCompose((holder) -> {
-						if (holder != null && holder.isOneOf(own)) {
-							long fencingToken = granted(key, token, holder.name(), holder.stat());
-							return deleteAll(key, own, holder.name(), "acquire")
-								.thenApply((deleted) -> Attempt.granted(fencingToken));
-						}
-						// Refused at once; the nodes go in the background (a later
-						// attempt
-						// of the same token would take them as its own meanwhile)
-						deleteAll(key, own.contains(name) ? own : List.of(name), null, "acquire")
-							.whenComplete((deleted, failure) -> {
-								if (failure != null) {
-									undoLateGrant(key, token);
-								}
-							});
-						return CompletableFuture.completedFuture(busy());
-					});
-				});
-			});
-	}
-
 	/**
-	 * Undo a create answered after its attempt gave up, or whose refusal could not delete
-	 * it, unless the lock was granted meanwhile: delete every node of the token.
+	 * Undo a take answered after its attempt gave up, unless the lock was granted
+	 * meanwhile.
 	 */
 	private void undoLateGrant(String key, String token) {
 		if (this.held.get(key, token) == null) {
-			children(key, "release")
-				.thenCompose((children) -> deleteAll(key, LockPaths.grantsOf(children, token), null, "release"));
+			giveBack(key, token, "release");
 		}
-	}
-
-	/**
-	 * Record a grant and watch its node; return its fencing token.
-	 */
-	private long granted(String key, String token, String name, Stat stat) {
-		Grant grant = new Grant(key, token, this.paths.child(key, name), stat.getCzxid(), stat.getEphemeralOwner());
-		this.held.add(grant);
-		this.sessions.watch(grant);
-		return grant.fencingToken;
 	}
 
 	@Override
@@ -284,31 +287,33 @@ public final class ZooKeeperLockStore
 		Grant grant = this.held.get(key, token);
 		if (grant != null) {
 			this.held.remove(grant);
-			return remembered(key, token, delete(key, grant.path, "release"));
 		}
-		return children(key, "release").thenCompose((children) -> {
-			List<String> own = LockPaths.grantsOf(children, token);
-			if (own.isEmpty()) {
-				// A replay answers as the first release did
-				return CompletableFuture.completedFuture(this.releases.wasReleased(key, token));
+		return giveBack(key, token, "release").thenApply((released) -> {
+			if (released) {
+				this.releases.released(key, token);
+				return true;
 			}
-			return remembered(key, token,
-					holder(key, children, Map.of(), "release")
-						.thenCompose((holder) -> deleteAll(key, own, null, "release")
-							.thenApply((deleted) -> holder != null && holder.isOneOf(own))));
+			// A replay answers as the first release did
+			return grant == null && this.releases.wasReleased(key, token);
 		});
 	}
 
 	/**
-	 * Remember a release that freed the key, for its replays.
+	 * Delete the holder and owner nodes of {@code token} in one transaction; return
+	 * whether the token held the key. A transaction Curator sent again after the
+	 * connection dropped may find its first copy applied: missing nodes then count as
+	 * deleted, so that a release whose reply was lost is not reported as a loss.
 	 */
-	private CompletableFuture<Boolean> remembered(String key, String token, CompletableFuture<Boolean> release) {
-		return release.thenApply((released) -> {
-			if (released) {
-				this.releases.released(key, token);
-			}
-			return released;
-		});
+	CompletableFuture<Boolean> giveBack(String key, String token, String what) {
+		List<CuratorOp> operations = new ArrayList<>(2);
+		try {
+			this.transactions.addGiveBack(operations, key, token);
+		}
+		catch (Exception ex) {
+			return CompletableFuture.failedFuture(new LockBackendException(key, what, ex));
+		}
+		return this.transactions.run(List.of(key), what, operations, null)
+			.thenApply((outcome) -> outcome.ok() || (outcome.code() == Code.NONODE && outcome.interrupted()));
 	}
 
 	@Override
@@ -347,15 +352,10 @@ public final class ZooKeeperLockStore
 		if (grant != null && grant.lost() != null) {
 			return CompletableFuture.completedFuture(false);
 		}
-		return sync(key, "check the owner of").thenCompose((synced) -> {
-			if (grant != null) {
-				return stat(key, grant.path, "check the owner of").thenApply((stat) -> stat != null
-						&& stat.getEphemeralOwner() == grant.sessionId && currentSession() == grant.sessionId);
-			}
-			return children(key, "check the owner of")
-				.thenCompose((children) -> holder(key, children, Map.of(), "check the owner of")
-					.thenApply((holder) -> holder != null && holder.isOneOf(LockPaths.grantsOf(children, token))));
-		});
+		return sync(key, "check the owner of")
+			.thenCompose((synced) -> stat(key, this.paths.ownerPath(key, token), "check the owner of"))
+			.thenApply((stat) -> stat != null && stat.getEphemeralOwner() != 0 && (grant == null
+					|| (stat.getEphemeralOwner() == grant.sessionId && currentSession() == grant.sessionId)));
 	}
 
 	@Override
@@ -377,10 +377,11 @@ public final class ZooKeeperLockStore
 
 	@Override
 	public CompletionStage<KeyState> inspect(String key) {
-		return sync(key, "inspect").thenCompose((synced) -> children(key, "inspect"))
-			.thenCompose((children) -> holder(key, children, Map.of(), "inspect"))
-			.thenApply((holder) -> (holder != null)
-					? new KeyState(LockPaths.token(holder.name()), null, holder.stat().getCzxid())
+		// A free key reserved for the fair line's head is the head's
+		return sync(key, "inspect").thenCompose((synced) -> holderData(key, "inspect"))
+			.thenCompose((holder) -> (holder != null) ? CompletableFuture.completedFuture(holder)
+					: nodeData(key, this.paths.nextPath(key), "inspect"))
+			.thenApply((holder) -> (holder != null) ? new KeyState(holder.token(), null, holder.stat().getCzxid())
 					: new KeyState(null, null, 0));
 	}
 
@@ -389,15 +390,30 @@ public final class ZooKeeperLockStore
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable String> forceRelease(String key) {
-		return sync(key, "force-release").thenCompose((synced) -> children(key, "force-release"))
-			.thenCompose((children) -> holder(key, children, Map.of(), "force-release"))
+		return sync(key, "force-release").thenCompose((synced) -> holderData(key, "force-release"))
 			.thenCompose((holder) -> {
 				if (holder == null) {
 					return CompletableFuture.completedFuture(null);
 				}
-				return delete(key, this.paths.child(key, holder.name()), "force-release")
-					.thenApply((deleted) -> deleted ? LockPaths.token(holder.name()) : null);
+				return giveBack(key, holder.token(), "force-release")
+					.thenApply((deleted) -> deleted ? holder.token() : null);
 			});
+	}
+
+	/**
+	 * Read the holder node of {@code key}: its token and stat, or {@code null} when
+	 * nobody holds the key.
+	 */
+	CompletableFuture<@Nullable Holder> holderData(String key, String what) {
+		return nodeData(key, this.paths.holderPath(key), what);
+	}
+
+	private CompletableFuture<@Nullable Holder> nodeData(String key, String path, String what) {
+		return this.background
+			.call(key, what, (callback) -> this.client.getData().inBackground(callback).forPath(path), Code.NONODE)
+			.thenApply(
+					(event) -> (Background.code(event) == Code.OK && event.getData() != null && event.getStat() != null)
+							? new Holder(new String(event.getData(), StandardCharsets.UTF_8), event.getStat()) : null);
 	}
 
 	/**
@@ -475,24 +491,11 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Record a grant made by several keys at once.
+	 * Record a grant; return its fencing token.
 	 */
-	long granted(String key, String token, String path, long fencingToken, long sessionId) {
-		Grant grant = new Grant(key, token, path, fencingToken, sessionId);
-		this.held.add(grant);
-		this.sessions.watch(grant);
+	long granted(String key, String token, long fencingToken, long sessionId) {
+		this.held.add(new Grant(key, token, this.paths.ownerPath(key, token), fencingToken, sessionId));
 		return fencingToken;
-	}
-
-	/**
-	 * List the children of the node of {@code key}: none when it does not exist.
-	 */
-	CompletableFuture<List<String>> children(String key, String what) {
-		return this.background
-			.call(key, what,
-					(callback) -> this.client.getChildren().inBackground(callback).forPath(this.paths.keyPath(key)),
-					Code.NONODE)
-			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
 	}
 
 	/**
@@ -505,52 +508,10 @@ public final class ZooKeeperLockStore
 	}
 
 	/**
-	 * Delete {@code path}; return whether it existed. A delete Curator sent again after
-	 * the connection dropped may find its first copy applied: a missing node then counts
-	 * as deleted when the connection was interrupted while the delete was on its way, so
-	 * that a release whose reply was lost is not reported as a loss. (Curator's own
-	 * {@code idempotent()} also hides a node someone else deleted.)
-	 */
-	CompletableFuture<Boolean> delete(String key, String path, String what) {
-		long interruptions = this.sessions.interruptions();
-		return this.background
-			.call(key, what, (callback) -> this.client.delete().inBackground(callback).forPath(path), Code.NONODE)
-			.thenApply((event) -> Background.code(event) == Code.OK || this.sessions.interruptions() != interruptions);
-	}
-
-	/**
-	 * Delete the children {@code names} of the node of {@code key} but {@code kept}.
-	 */
-	CompletableFuture<Void> deleteAll(String key, List<String> names, @Nullable String kept, String what) {
-		List<CompletableFuture<Boolean>> deletes = new ArrayList<>(names.size());
-		for (String name : names) {
-			if (!name.equals(kept)) {
-				deletes.add(delete(key, this.paths.child(key, name), what));
-			}
-		}
-		return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
-	}
-
-	/**
-	 * Return the child holding the lock of {@code key} among {@code children}.
-	 */
-	CompletableFuture<@Nullable Holder> holder(String key, List<String> children, Map<String, Stat> known,
-			String what) {
-		return this.holders.find(key, children, known, what);
-	}
-
-	/**
 	 * Return the ACL of the store's nodes, or {@code null} for the client's provider's.
 	 */
 	@Nullable List<ACL> acl() {
 		return this.acl;
-	}
-
-	/**
-	 * Apply the store's ACL, if any, to a create and to the parents it creates.
-	 */
-	private <T> BackgroundPathAndBytesable<T> withAcl(ACLBackgroundPathAndBytesable<T> create) {
-		return (this.acl != null) ? create.withACL(this.acl, true) : create;
 	}
 
 	/**
@@ -569,12 +530,48 @@ public final class ZooKeeperLockStore
 		return this.sessions.currentSession();
 	}
 
+	LockTransactions transactions() {
+		return this.transactions;
+	}
+
+	WaitingLine line() {
+		return this.line;
+	}
+
+	/**
+	 * List the children of the node of {@code key}: none when it does not exist.
+	 */
+	CompletableFuture<List<String>> children(String key, String what) {
+		return this.background
+			.call(key, what,
+					(callback) -> this.client.getChildren().inBackground(callback).forPath(this.paths.keyPath(key)),
+					Code.NONODE)
+			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
+	}
+
 	KeyWatches watches() {
 		return this.watches;
 	}
 
 	Renewals renewals() {
 		return this.renewals;
+	}
+
+	/**
+	 * Return how many times the connection was suspended or the session lost so far.
+	 */
+	long interruptions() {
+		return this.sessions.interruptions();
+	}
+
+	/**
+	 * The holder of a key as its holder node tells.
+	 *
+	 * @param token the holder's token, the node's data
+	 * @param stat the node's stat: its creation zxid is the fencing token
+	 */
+	record Holder(String token, Stat stat) {
+
 	}
 
 }

@@ -100,10 +100,18 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
+	 * Return whether {@code key} is locked: whether its holder node exists, read after a
+	 * sync with the leader.
+	 */
+	boolean isLocked(String key) {
+		return children(key).contains(LockPaths.HOLDER);
+	}
+
+	/**
 	 * Return the children of the node of {@code key}, read after a sync with the leader;
 	 * none when the node does not exist.
 	 */
-	List<String> grants(String key) {
+	List<String> children(String key) {
 		String path = keyPath(key);
 		try {
 			// One session answers in order: the read follows the sync without waiting for
@@ -123,34 +131,37 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
-	 * Delete every grant of {@code key}, without notifying anybody but ZooKeeper's
-	 * watchers.
+	 * Delete the holder and owner nodes of {@code key}, as its holder's session ending
+	 * would, without notifying anybody but ZooKeeper's watchers.
 	 */
 	void deleteGrants(String key) {
-		for (String grant : grants(key)) {
-			try {
-				this.admin.delete().forPath(keyPath(key) + "/" + grant);
-			}
-			catch (KeeperException.NoNodeException ex) {
-				// gone already
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException(ex);
+		for (String child : children(key)) {
+			if (child.equals(LockPaths.HOLDER) || child.startsWith("o-")) {
+				try {
+					this.admin.delete().forPath(keyPath(key) + "/" + child);
+				}
+				catch (KeeperException.NoNodeException ex) {
+					// gone already
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
 			}
 		}
 	}
 
 	/**
-	 * Give {@code key} to a foreign owner: an ephemeral grant node of the suite's own
-	 * session, which lives as long as the suite.
+	 * Give {@code key} to a foreign owner: holder and owner nodes of the suite's own
+	 * session, which live as long as the suite.
 	 */
 	void giveToForeignOwner(String key) {
 		deleteGrants(key);
 		try {
 			this.admin.create()
 				.creatingParentContainersIfNeeded()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(keyPath(key) + "/someone-else-");
+				.withMode(CreateMode.EPHEMERAL)
+				.forPath(keyPath(key) + "/" + LockPaths.HOLDER, "someone-else".getBytes(StandardCharsets.UTF_8));
+			this.admin.create().withMode(CreateMode.EPHEMERAL).forPath(keyPath(key) + "/o-someone-else");
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);

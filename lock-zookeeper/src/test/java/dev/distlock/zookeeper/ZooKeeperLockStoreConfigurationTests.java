@@ -106,10 +106,9 @@ class ZooKeeperLockStoreConfigurationTests {
 			.toCompletableFuture()
 			.get(20, TimeUnit.SECONDS)
 			.acquired()).isTrue();
-		assertThat(this.client.getChildren().forPath("/apps/billing/locks/invoice:1")).singleElement()
-			.satisfies((node) -> assertThat(this.client.getData().forPath("/apps/billing/locks/invoice:1/" + node))
-				.asString()
-				.isEqualTo("t1"));
+		assertThat(this.client.getChildren().forPath("/apps/billing/locks/invoice:1"))
+			.containsExactlyInAnyOrder("holder", "o-t1");
+		assertThat(this.client.getData().forPath("/apps/billing/locks/invoice:1/holder")).asString().isEqualTo("t1");
 		assertThat(this.client.checkExists().forPath("/distlock")).isNull();
 		assertThat(store.release("invoice:1", "t1").toCompletableFuture().get(20, TimeUnit.SECONDS)).isTrue();
 	}

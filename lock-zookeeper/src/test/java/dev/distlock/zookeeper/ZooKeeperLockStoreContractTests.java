@@ -59,7 +59,7 @@ class ZooKeeperLockStoreContractTests extends LockStoreContractTests {
 
 	@Override
 	protected boolean isLocked(String key) {
-		return !ensemble.grants(key).isEmpty();
+		return ensemble.isLocked(key);
 	}
 
 	@Override

@@ -104,27 +104,7 @@ class ZooKeeperNodeTests {
 	}
 
 	@Test
-	void aCreateSentAgainAfterALostReplyLeavesOneNodeOfTheToken() throws Exception {
-		CuratorFramework client = newClient(null);
-		ZooKeeperLockStore store = new ZooKeeperLockStore(client, SESSION);
-		LockPaths paths = new LockPaths(ZooKeeperLockStore.DEFAULT_BASE_PATH);
-		// The first create of the attempt, applied, whose reply was lost: Curator sends
-		// it
-		// again, as the store's own create
-		String first = client.create()
-			.creatingParentContainersIfNeeded()
-			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath(paths.grantPrefix("order:9", "t1"), "t1".getBytes(StandardCharsets.UTF_8));
-		Attempt attempt = join(store.tryAcquire("order:9", "t1", LEASE));
-		assertThat(attempt.acquired()).isTrue();
-		assertThat(attempt.fencingToken()).isEqualTo(client.checkExists().forPath(first).getCzxid());
-		assertThat(client.getChildren().forPath(paths.keyPath("order:9"))).containsExactly(LockPaths.name(first));
-		assertThat(join(store.release("order:9", "t1"))).isTrue();
-		assertThat(client.getChildren().forPath(paths.keyPath("order:9"))).isEmpty();
-	}
-
-	@Test
-	void aCreateWhoseReplyIsLostWhenTheLinkDropsLeavesNoSecondNode() throws Exception {
+	void aTakeWhoseReplyIsLostWhenTheLinkDropsIsGrantedOnce() throws Exception {
 		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort())) {
 			CuratorFramework client = newClient(proxy.address(), null);
 			ZooKeeperLockStore store = new ZooKeeperLockStore(client, SESSION);
@@ -139,12 +119,15 @@ class ZooKeeperNodeTests {
 			proxy.delayToClients(Duration.ofSeconds(30));
 			CompletableFuture<Attempt> attempt = store.tryAcquire("order:17", "t1", LEASE).toCompletableFuture();
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> !observer.getChildren().forPath(paths.keyPath("order:17")).isEmpty());
+				.until(() -> observer.checkExists().forPath(paths.holderPath("order:17")) != null);
 			proxy.cut();
 			proxy.delayToClients(Duration.ZERO);
-			assertThat(attempt.get(20, TimeUnit.SECONDS).acquired()).isTrue();
-			assertThat(observer.getChildren().forPath(paths.keyPath("order:17"))).singleElement()
-				.satisfies((name) -> assertThat(LockPaths.token(name)).isEqualTo("t1"));
+			Attempt granted = attempt.get(20, TimeUnit.SECONDS);
+			assertThat(granted.acquired()).isTrue();
+			assertThat(granted.fencingToken())
+				.isEqualTo(observer.checkExists().forPath(paths.holderPath("order:17")).getCzxid());
+			assertThat(observer.getChildren().forPath(paths.keyPath("order:17"))).containsExactlyInAnyOrder("holder",
+					"o-t1");
 			assertThat(join(store.release("order:17", "t1"))).isTrue();
 			assertThat(observer.getChildren().forPath(paths.keyPath("order:17"))).isEmpty();
 		}
@@ -170,24 +153,31 @@ class ZooKeeperNodeTests {
 	}
 
 	private static int grantCount(CuratorFramework observer, String keyPath) throws Exception {
-		return (observer.checkExists().forPath(keyPath) != null) ? observer.getChildren().forPath(keyPath).size() : 0;
+		return (observer.checkExists().forPath(keyPath + "/holder") != null) ? 1 : 0;
 	}
 
 	@Test
-	void aRefusedAttemptDeletesEveryNodeOfItsToken() throws Exception {
+	void aRefusedAttemptLeavesNoNode() throws Exception {
 		CuratorFramework client = newClient(null);
 		ZooKeeperLockStore holder = new ZooKeeperLockStore(newClient(null), SESSION);
 		ZooKeeperLockStore store = new ZooKeeperLockStore(client, SESSION);
 		assertThat(join(holder.tryAcquire("order:10", "h", LEASE)).acquired()).isTrue();
 		LockPaths paths = new LockPaths(ZooKeeperLockStore.DEFAULT_BASE_PATH);
-		client.create()
-			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath(paths.grantPrefix("order:10", "t2"), "t2".getBytes(StandardCharsets.UTF_8));
 		assertThat(join(store.tryAcquire("order:10", "t2", LEASE)).acquired()).isFalse();
-		// Deleted in the background, after the refusal
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(client.getChildren().forPath(paths.keyPath("order:10"))).singleElement()
-				.satisfies((name) -> assertThat(LockPaths.token(name)).isEqualTo("h")));
+		assertThat(client.getChildren().forPath(paths.keyPath("order:10"))).containsExactlyInAnyOrder("holder", "o-h");
+		assertThat(join(store.release("order:10", "t2"))).as("a release by a token that holds nothing").isFalse();
+		assertThat(join(holder.isOwner("order:10", "h"))).isTrue();
+	}
+
+	@Test
+	void aReleaseAfterTheKeyWasForceReleasedAndTakenAgainLeavesTheNewHolder() throws Exception {
+		ZooKeeperLockStore first = new ZooKeeperLockStore(newClient(null), SESSION);
+		ZooKeeperLockStore second = new ZooKeeperLockStore(newClient(null), SESSION);
+		assertThat(join(first.tryAcquire("order:19", "t1", LEASE)).acquired()).isTrue();
+		assertThat(join(second.forceRelease("order:19"))).isEqualTo("t1");
+		assertThat(join(second.tryAcquire("order:19", "t2", LEASE)).acquired()).isTrue();
+		assertThat(join(first.release("order:19", "t1"))).isFalse();
+		assertThat(join(second.inspect("order:19")).ownerToken()).isEqualTo("t2");
 	}
 
 	@Test

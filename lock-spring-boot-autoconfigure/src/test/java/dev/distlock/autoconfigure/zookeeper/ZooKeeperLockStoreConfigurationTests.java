@@ -119,7 +119,7 @@ public class ZooKeeperLockStoreConfigurationTests {
 				.withPropertyValues("distlock.zookeeper.base-path=/apps/billing/locks")
 				.run((context) -> {
 					try (LockHold hold = context.getBean(LockClient.class).acquire("invoice", Duration.ZERO, null)) {
-						assertThat(client.getChildren().forPath("/apps/billing/locks/invoice")).hasSize(1);
+						assertThat(client.checkExists().forPath("/apps/billing/locks/invoice/holder")).isNotNull();
 					}
 				});
 		}
@@ -237,8 +237,14 @@ public class ZooKeeperLockStoreConfigurationTests {
 	}
 
 	@Test
-	void failsStartupForAFairLockNamingTheAttributeAndTheStore() {
-		assertStartupFails(FairService.class, "@DistributedLock(fair = true)");
+	void startsWithAFairLockAndRunsIt() {
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.withBean(FairService.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				context.getBean(FairService.class).place();
+				assertThat(context.getBean(FairService.class).placed()).isEqualTo(1);
+			});
 	}
 
 	@Test
@@ -315,13 +321,20 @@ public class ZooKeeperLockStoreConfigurationTests {
 
 	public static class FairService {
 
+		private int placed;
+
 		@DistributedLock(key = "'order'", fair = true)
 		public void place() {
+			this.placed++;
+		}
+
+		public int placed() {
+			return this.placed;
 		}
 
 	}
 
-	static class ReadService {
+	public static class ReadService {
 
 		@DistributedLock(key = "'prices'", mode = LockMode.READ)
 		public void read() {

@@ -1,0 +1,476 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.distlock.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.LockBackendException;
+import dev.distlock.store.LockStore.Attempt;
+import dev.distlock.store.LockStore.Subscription;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.data.ACL;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The line of waiters of each key: a waiter (a waiting client, or a fair caller) keeps
+ * one ephemeral sequential queue node ({@link LockPaths}) for its whole wait, and watches
+ * only the node just before its own, or the holder node when its own is first; so a
+ * release wakes the first waiter alone, and a waiter leaving wakes none (its successor
+ * only moves its watch). The node goes when its waiter is granted (in the grant's own
+ * transaction), leaves, stops refreshing its place within its time to live, or loses its
+ * session.
+ *
+ * @author distlock
+ * @since 0.1.0
+ */
+final class WaitingLine {
+
+	private static final Log logger = LogFactory.getLog(WaitingLine.class);
+
+	private static final String WAIT = "wait for";
+
+	private static final String LEAVE = "leave the waiting line of";
+
+	private final ZooKeeperLockStore store;
+
+	private final Map<PlaceId, Place> places = new ConcurrentHashMap<>();
+
+	private final Map<PlaceId, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+
+	WaitingLine(ZooKeeperLockStore store) {
+		this.store = store;
+	}
+
+	/**
+	 * Take {@code key} for a waiting client: a grant deletes the client's queue node in
+	 * its own transaction; a refusal keeps the client's place in the line (taking one the
+	 * first time). While the place's watch has not fired the attempt is refused without a
+	 * request: the key is held, or another client is before it in line.
+	 */
+	CompletableFuture<Attempt> take(String key, String token, String waiter, Duration waiterTtl, boolean again) {
+		Place waiting = this.places.get(new PlaceId(key, waiter));
+		if (waiting != null && waiting.armed && waiting.ready.isDone()) {
+			// Its watch has not fired: the key is held, or another client is first in
+			// line
+			waiting.refreshed(waiterTtl);
+			return CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
+		}
+		String place = placeOf(key, waiter);
+		List<CuratorOp> extra = new ArrayList<>(1);
+		if (place != null) {
+			try {
+				extra.add(this.store.client().transactionOp().delete().forPath(place));
+			}
+			catch (Exception ex) {
+				return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
+			}
+		}
+		return this.store.take(key, token, true, extra).thenCompose((taken) -> {
+			if (taken.failedExtra() >= 0 && again) {
+				// The place is gone (its waiter's time to live ran out): try without it
+				granted(key, waiter);
+				return take(key, token, waiter, waiterTtl, false);
+			}
+			if (taken.attempt().acquired()) {
+				if (place != null) {
+					granted(key, waiter);
+				}
+				return CompletableFuture.completedFuture(taken.attempt());
+			}
+			return stay(key, waiter, waiterTtl, false).thenApply((staying) -> taken.attempt());
+		});
+	}
+
+	/**
+	 * Take {@code key} in arrival order for the fair caller {@code token}: the head of
+	 * the line claims the key once its holder is gone; a caller without a place takes the
+	 * key only while no head has reserved it, else it joins the line (when it may wait).
+	 * A place that has not heard from its caller within {@code grantTimeout} leaves the
+	 * line, its reservation with it.
+	 */
+	CompletableFuture<Attempt> takeFair(String key, String token, @Nullable Duration grantTimeout) {
+		Place place = this.places.get(new PlaceId(key, token));
+		if (place != null) {
+			if (grantTimeout != null) {
+				place.refreshed(grantTimeout);
+			}
+			if (!place.ready.isDone() || place.armed) {
+				// Its watch has not fired: the key is held, or another caller is before
+				// it
+				return CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
+			}
+			return place.head ? claim(place) : arm(place).thenCompose((armed) -> claimIfFree(place));
+		}
+		return this.store.take(key, token, true, List.of()).thenCompose((taken) -> {
+			if (taken.attempt().acquired() || grantTimeout == null) {
+				return CompletableFuture.completedFuture(taken.attempt());
+			}
+			return stay(key, token, grantTimeout, true).thenCompose((staying) -> {
+				Place joined = this.places.get(new PlaceId(key, token));
+				return (joined != null) ? claimIfFree(joined)
+						: CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
+			});
+		});
+	}
+
+	private CompletableFuture<Attempt> claimIfFree(Place place) {
+		return (place.head && !place.armed) ? claim(place)
+				: CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
+	}
+
+	/**
+	 * Claim the key for the line's head: take it, deleting the head's reservation and
+	 * queue node in the same transaction.
+	 */
+	private CompletableFuture<Attempt> claim(Place place) {
+		String key = place.id.key();
+		String path = place.path;
+		List<CuratorOp> extra = new ArrayList<>(2);
+		try {
+			extra.add(this.store.client().transactionOp().delete().forPath(this.store.paths().nextPath(key)));
+			if (path != null) {
+				extra.add(this.store.client().transactionOp().delete().forPath(path));
+			}
+		}
+		catch (Exception ex) {
+			return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
+		}
+		return this.store.take(key, place.id.waiter(), false, extra).thenCompose((taken) -> {
+			if (taken.attempt().acquired() || taken.failedExtra() >= 0) {
+				// Granted, or the place is gone (its time to live ran out): the caller
+				// asks again without it
+				this.places.remove(place.id, place);
+				return CompletableFuture.completedFuture(taken.attempt());
+			}
+			return arm(place).thenApply((armed) -> taken.attempt());
+		});
+	}
+
+	/**
+	 * Return the path of the queue node of {@code waiter} on {@code key}, or {@code null}
+	 * when it has none.
+	 */
+	@Nullable String placeOf(String key, String waiter) {
+		Place place = this.places.get(new PlaceId(key, waiter));
+		return (place != null) ? place.path : null;
+	}
+
+	/**
+	 * Take or keep the place of {@code waiter} after a refused attempt: create its queue
+	 * node the first time, and watch its predecessor (or the holder) again when its last
+	 * watch fired. Complete once the watch is set, so that no release in between goes
+	 * unheard.
+	 */
+	CompletableFuture<Void> stay(String key, String waiter, Duration timeToLive, boolean fair) {
+		PlaceId id = new PlaceId(key, waiter);
+		Place[] created = new Place[1];
+		Place place = this.places.computeIfAbsent(id, (placeId) -> created[0] = new Place(placeId, fair));
+		place.refreshed(timeToLive);
+		if (created[0] != null) {
+			place.ready = create(place).thenCompose((path) -> {
+				place.path = path;
+				expireLater(place, timeToLive);
+				return arm(place);
+			});
+			return place.ready;
+		}
+		return place.ready.thenCompose((armed) -> place.armed ? CompletableFuture.completedFuture(null) : arm(place));
+	}
+
+	/**
+	 * Forget the place of {@code waiter}, whose queue node a grant's transaction deleted.
+	 */
+	void granted(String key, String waiter) {
+		this.places.remove(new PlaceId(key, waiter));
+	}
+
+	/**
+	 * Leave the line: delete the queue node of {@code waiter}, if any.
+	 */
+	CompletableFuture<Void> leave(String key, String waiter) {
+		Place place = this.places.remove(new PlaceId(key, waiter));
+		if (place == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return place.ready.handle((armed, failure) -> place.path).thenCompose((path) -> {
+			if (path == null) {
+				return CompletableFuture.completedFuture(null);
+			}
+			if (!place.head) {
+				return deleteNode(key, path);
+			}
+			// The head hands its reservation on with its place, in one transaction
+			List<CuratorOp> operations = new ArrayList<>(2);
+			try {
+				operations.add(this.store.client().transactionOp().delete().forPath(this.store.paths().nextPath(key)));
+				operations.add(this.store.client().transactionOp().delete().forPath(path));
+			}
+			catch (Exception ex) {
+				return CompletableFuture.failedFuture(new LockBackendException(key, LEAVE, ex));
+			}
+			// Without its reservation (gone with a force release, say) the place goes
+			// alone
+			return this.store.transactions()
+				.run(List.of(key), LEAVE, operations, null)
+				.thenCompose(
+						(outcome) -> outcome.ok() ? CompletableFuture.completedFuture(null) : deleteNode(key, path));
+		});
+	}
+
+	private CompletableFuture<Void> deleteNode(String key, String path) {
+		return this.store.background()
+			.call(key, LEAVE, (callback) -> this.store.client().delete().inBackground(callback).forPath(path),
+					Code.NONODE)
+			.thenApply((deleted) -> null);
+	}
+
+	/**
+	 * Call {@code listener} when the place of {@code waiter} on {@code key} may have
+	 * reached the lock: the holder node it watched was deleted, or its place was lost.
+	 */
+	Subscription listen(String key, String waiter, Runnable listener) {
+		PlaceId id = new PlaceId(key, waiter);
+		this.listeners.computeIfAbsent(id, (placeId) -> new CopyOnWriteArraySet<>()).add(listener);
+		return () -> this.listeners.computeIfPresent(id, (placeId, set) -> {
+			set.remove(listener);
+			return set.isEmpty() ? null : set;
+		});
+	}
+
+	/**
+	 * Forget every place: the session that owned their nodes ended. Every listener runs,
+	 * so that its waiter tries again and takes a new place.
+	 */
+	void sessionLost() {
+		this.places.clear();
+		wakeAll();
+	}
+
+	/**
+	 * Run every listener once: releases may have been missed while the connection was
+	 * down.
+	 */
+	void wakeAll() {
+		this.listeners.keySet().forEach(this::wake);
+	}
+
+	private CompletableFuture<String> create(Place place) {
+		String key = place.id.key();
+		return this.store.background()
+			.call(key, WAIT,
+					(callback) -> withAcl(this.store.client()
+						.create()
+						.creatingParentContainersIfNeeded()
+						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)).inBackground(callback)
+						.forPath(this.store.paths().queuePrefix(key, place.id.waiter()),
+								place.id.waiter().getBytes(StandardCharsets.UTF_8)),
+					(late) -> deleteNode(key, late.getName()))
+			.thenApply((event) -> event.getName());
+	}
+
+	/**
+	 * Watch the node just before the place's own, or the holder node when its own is
+	 * first; wake the waiter at once when the holder node is missing, and drop the place
+	 * when its own node is gone.
+	 */
+	private CompletableFuture<Void> arm(Place place) {
+		String key = place.id.key();
+		String path = place.path;
+		if (path == null || this.places.get(place.id) != place) {
+			return CompletableFuture.completedFuture(null);
+		}
+		place.armed = true;
+		return this.store.children(key, WAIT).thenCompose((children) -> {
+			List<String> line = LockPaths.queue(children);
+			int index = line.indexOf(LockPaths.name(path));
+			if (index < 0) {
+				lost(place);
+				return CompletableFuture.completedFuture(null);
+			}
+			if (index == 0 && place.fair && !place.head) {
+				return reserve(place);
+			}
+			return watch(place, (index == 0) ? this.store.paths().holderPath(key)
+					: this.store.paths().child(key, line.get(index - 1)), index == 0);
+		}).exceptionally((failure) -> {
+			// The waiter re-checks on its timer; its next refusal watches again
+			place.armed = false;
+			logger.debug("Could not watch the waiting line of " + key, failure);
+			return null;
+		});
+	}
+
+	/**
+	 * Watch {@code path}, the holder node or the node before the place's own: wake the
+	 * waiter when the holder node is gone, move the watch when the other node is.
+	 */
+	private CompletableFuture<Void> watch(Place place, String path, boolean holder) {
+		String key = place.id.key();
+		return this.store.background()
+			.call(key, WAIT,
+					(callback) -> this.store.client()
+						.checkExists()
+						.usingWatcher((org.apache.zookeeper.Watcher) (event) -> fired(place, holder, event))
+						.inBackground(callback)
+						.forPath(path),
+					Code.NONODE)
+			.thenCompose((event) -> {
+				if (Background.code(event) != Code.NONODE) {
+					return CompletableFuture.completedFuture(null);
+				}
+				if (holder) {
+					// Nobody holds the key: the waiter tries at once
+					place.armed = false;
+					wake(place.id);
+					return CompletableFuture.completedFuture(null);
+				}
+				return arm(place);
+			});
+	}
+
+	/**
+	 * Reserve the key for the fair line's head: create the reservation node, which fails
+	 * every take but the head's own; then watch the holder. While an earlier head's
+	 * reservation is still there, watch it instead.
+	 */
+	private CompletableFuture<Void> reserve(Place place) {
+		String key = place.id.key();
+		String next = this.store.paths().nextPath(key);
+		return this.store.background()
+			.call(key, WAIT,
+					(callback) -> withAcl(this.store.client().create().withMode(CreateMode.EPHEMERAL))
+						.inBackground(callback)
+						.forPath(next, place.id.waiter().getBytes(StandardCharsets.UTF_8)),
+					Code.NODEEXISTS)
+			.thenCompose((event) -> {
+				if (Background.code(event) == Code.NODEEXISTS) {
+					return watch(place, next, false);
+				}
+				place.head = true;
+				return watch(place, this.store.paths().holderPath(key), true);
+			});
+	}
+
+	private void fired(Place place, boolean holder, WatchedEvent event) {
+		if (event.getType() != EventType.NodeDeleted || this.places.get(place.id) != place) {
+			return;
+		}
+		if (holder) {
+			place.armed = false;
+			wake(place.id);
+		}
+		else {
+			arm(place);
+		}
+	}
+
+	private void lost(Place place) {
+		this.places.remove(place.id, place);
+		wake(place.id);
+	}
+
+	private void wake(PlaceId id) {
+		Set<Runnable> waiting = this.listeners.get(id);
+		if (waiting != null) {
+			for (Runnable listener : waiting) {
+				try {
+					listener.run();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("A wake-up listener failed", ex);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Leave the line for a waiter that did not refresh its place within its time to live:
+	 * it stopped waiting without leaving.
+	 */
+	private void expireLater(Place place, Duration timeToLive) {
+		CompletableFuture.delayedExecutor(timeToLive.toNanos(), TimeUnit.NANOSECONDS, Runnable::run).execute(() -> {
+			if (this.places.get(place.id) != place) {
+				return;
+			}
+			long left = place.expiresAtNanos - System.nanoTime();
+			if (left > 0) {
+				expireLater(place, Duration.ofNanos(left));
+			}
+			else {
+				leave(place.id.key(), place.id.waiter());
+			}
+		});
+	}
+
+	private ACLBackgroundPathAndBytesable<String> withAcl(ACLBackgroundPathAndBytesable<String> create) {
+		List<ACL> acl = this.store.acl();
+		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
+	}
+
+	private record PlaceId(String key, String waiter) {
+
+	}
+
+	/**
+	 * One waiter's place: its queue node, once created.
+	 */
+	private static final class Place {
+
+		final PlaceId id;
+
+		volatile @Nullable String path;
+
+		/** Whether the place is a fair caller's, which reserves the key when first. */
+		final boolean fair;
+
+		/** Whether the place holds the fair line's reservation. */
+		volatile boolean head;
+
+		volatile boolean armed;
+
+		volatile long expiresAtNanos;
+
+		volatile CompletableFuture<Void> ready = CompletableFuture.completedFuture(null);
+
+		Place(PlaceId id, boolean fair) {
+			this.id = id;
+			this.fair = fair;
+		}
+
+		void refreshed(Duration timeToLive) {
+			this.expiresAtNanos = System.nanoTime() + timeToLive.toNanos();
+		}
+
+	}
+
+}
