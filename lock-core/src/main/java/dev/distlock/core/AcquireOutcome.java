@@ -33,7 +33,9 @@ public enum AcquireOutcome {
 	ACQUIRED,
 
 	/**
-	 * The lock stayed held elsewhere for the whole wait time.
+	 * The lock stayed held elsewhere for the whole wait time; or, for one of several
+	 * segments, every segment the caller waited for was found empty by its holder, and
+	 * the caller runs its filter again on fresh stock (a new acquisition, tracked anew).
 	 */
 	BUSY,
 

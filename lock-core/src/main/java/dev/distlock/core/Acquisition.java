@@ -634,7 +634,7 @@ final class Acquisition {
 			this.turns.giveBackAfter(left, this.granted);
 		}
 		Throwable outcome = outcome(failure);
-		AcquireOutcome kind = (failure == null) ? AcquireOutcome.BUSY
+		AcquireOutcome kind = (failure == null || failure instanceof SegmentsEmptied) ? AcquireOutcome.BUSY
 				: (failure instanceof CancellationException || failure instanceof InterruptedException)
 						? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR;
 		this.trackings.forEach((tracking) -> tracking.notAcquired(kind, failure));

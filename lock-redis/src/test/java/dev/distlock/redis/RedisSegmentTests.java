@@ -19,10 +19,12 @@ package dev.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -35,16 +37,20 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.distlock.NoSegmentAvailableException;
+import dev.distlock.core.AcquireOutcome;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientListener;
+import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
+import dev.distlock.core.LockTracker;
 import dev.distlock.core.SegmentHold;
 import dev.distlock.testing.redis.RedisServerHandle;
 import dev.distlock.testing.redis.TestRedis;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
@@ -146,7 +152,19 @@ class RedisSegmentTests {
 	@Test
 	void segmentsEmptiedWhileCallersQueueSellEveryItemWithoutFalseSoldOut() throws Exception {
 		List<String> keys = segmentKeys("stock", 4);
-		List<DefaultLockClient> jvms = List.of(newClient(), newClient());
+		Map<AcquireOutcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+		LockClientListener listener = new LockClientListener() {
+			@Override
+			public LockTracker acquisitionStarted(String name, String key) {
+				return new LockTracker() {
+					@Override
+					public void notAcquired(AcquireOutcome outcome, Duration waited, @Nullable Throwable failure) {
+						outcomes.computeIfAbsent(outcome, (kind) -> new AtomicInteger()).incrementAndGet();
+					}
+				};
+			}
+		};
+		List<DefaultLockClient> jvms = List.of(newClient(listener), newClient(listener));
 		AtomicIntegerArray stock = new AtomicIntegerArray(new int[] { 3, 9, 5, 7 });
 		AtomicInteger sold = new AtomicInteger();
 		AtomicInteger oversold = new AtomicInteger();
@@ -197,6 +215,8 @@ class RedisSegmentTests {
 		assertThat(IntStream.range(0, 4).map(stock::get)).as("no stock stranded").containsOnly(0);
 		assertThat(emptyFound).as("segments were found empty while callers queued for them").hasPositiveValue();
 		assertThat(keys).noneMatch((key) -> isLocked(key));
+		assertThat(outcomes).as("a caller whose segments were all found empty asks again: no error reported")
+			.doesNotContainKey(AcquireOutcome.ERROR);
 	}
 
 	@Test
@@ -236,7 +256,12 @@ class RedisSegmentTests {
 	}
 
 	private DefaultLockClient newClient() {
-		DefaultLockClient client = new DefaultLockClient(new RedisLockStore(template()));
+		return newClient(LockClientListener.NONE);
+	}
+
+	private DefaultLockClient newClient(LockClientListener listener) {
+		DefaultLockClient client = new DefaultLockClient(new RedisLockStore(template()), LockClientSettings.defaults(),
+				listener);
 		this.clients.add(client);
 		return client;
 	}
