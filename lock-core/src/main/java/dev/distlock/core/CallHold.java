@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import dev.distlock.LossReason;
+import dev.distlock.store.BlockingCaller;
 import dev.distlock.store.support.Stages;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -91,7 +92,7 @@ final class CallHold implements LockHold {
 		if (!this.released.compareAndSet(false, true)) {
 			throw new IllegalStateException("Lock '" + LogSafe.escape(key()) + "' was already released by this hold");
 		}
-		this.locks.join(this.locks.releases.release(this.lease, holdAtLeast));
+		this.locks.join(BlockingCaller.run(() -> this.locks.releases.release(this.lease, holdAtLeast)));
 	}
 
 	@Override

@@ -16,6 +16,7 @@
 
 package dev.distlock.core;
 
+import dev.distlock.store.BlockingCaller;
 import dev.distlock.store.support.LockKeyRules;
 import dev.distlock.store.support.Stages;
 import java.time.Duration;
@@ -89,7 +90,9 @@ final class Locks {
 			@Nullable Duration leaseTime, boolean throwIfBusy) throws InterruptedException {
 		this.engine.ensureOpen();
 		Acquisition acquisition = acquisition(name, keys, goal, waitNanos, waitTime, leaseTime);
-		CompletableFuture<List<Lease>> grants = acquisition.start();
+		// This thread blocks for the first request anyway: a blocking store may send it
+		// from here
+		CompletableFuture<List<Lease>> grants = BlockingCaller.run(acquisition::start);
 		try {
 			List<Lease> leases = grants.get();
 			this.engine.awaitListener();

@@ -17,6 +17,7 @@
 package dev.distlock.core;
 
 import dev.distlock.LossReason;
+import dev.distlock.store.BlockingCaller;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -125,7 +126,7 @@ final class ThreadLocks {
 				this.holds.remove();
 			}
 		}
-		this.locks.join(this.locks.releases.release(current.lease, holdAtLeast));
+		this.locks.join(BlockingCaller.run(() -> this.locks.releases.release(current.lease, holdAtLeast)));
 	}
 
 	boolean isHeldByCurrentThread(String key) {

@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -44,7 +45,11 @@ import org.springframework.util.Assert;
  * that it stays one store.
  * <p>
  * Every operation runs on a bounded executor of the store's own (a fixed number of
- * threads and a bounded queue), never on the caller's thread:
+ * threads and a bounded queue), except one that a caller marked as blocking for it starts
+ * ({@link BlockingCaller}, as the engine marks a synchronous acquisition's first request
+ * and a synchronous release): that one runs on the calling thread, with no hop to the
+ * executor and back, and fails as below when it took longer than the command timeout (the
+ * backend's own bound, a query timeout say, must stop it near there). Either way:
  * <ul>
  * <li>its stage fails with {@link LockBackendException} when the operation throws, when
  * it gets no answer within the {@link #commandTimeout() command timeout} (queueing
@@ -88,6 +93,8 @@ public abstract class BlockingLockStore implements LockStore {
 	private final Duration commandTimeout;
 
 	private final BoundedExecutor executor;
+
+	private volatile boolean closed;
 
 	/**
 	 * Create a store whose operations run on {@value #DEFAULT_THREADS} threads with a
@@ -245,6 +252,9 @@ public abstract class BlockingLockStore implements LockStore {
 	 */
 	protected final <T> CompletableFuture<T> call(String key, String operation, Callable<T> command,
 			Consumer<? super T> late) {
+		if (!this.closed && BlockingCaller.take()) {
+			return callHere(key, operation, command, late);
+		}
 		CompletableFuture<T> reply = new CompletableFuture<>();
 		try {
 			this.executor.execute(() -> {
@@ -279,6 +289,35 @@ public abstract class BlockingLockStore implements LockStore {
 	}
 
 	/**
+	 * Run one blocking operation on the calling thread, which blocks for it anyway: it
+	 * fails as on the executor when the command throws, and when it took longer than the
+	 * command timeout, whose result then goes to {@code late}.
+	 */
+	private <T> CompletableFuture<T> callHere(String key, String operation, Callable<T> command,
+			Consumer<? super T> late) {
+		CompletableFuture<T> reply = new CompletableFuture<>();
+		long started = System.nanoTime();
+		T result;
+		running.set(reply);
+		try {
+			result = command.call();
+		}
+		catch (Throwable ex) {
+			return CompletableFuture.failedFuture(backendFailure(key, operation, Stages.unwrap(ex)));
+		}
+		finally {
+			running.remove();
+		}
+		if (System.nanoTime() - started > this.commandTimeout.toNanos()) {
+			late.accept(result);
+			return CompletableFuture.failedFuture(new LockBackendException(key, operation, new TimeoutException(
+					"a request to " + operation + " took longer than " + this.commandTimeout.toMillis() + " ms")));
+		}
+		reply.complete(result);
+		return reply;
+	}
+
+	/**
 	 * Return whether the stage of the operation running on the calling thread is already
 	 * done (it timed out, say): its work should then stop rather than retry.
 	 * @return whether the caller gave up, {@code false} outside an operation
@@ -298,6 +337,7 @@ public abstract class BlockingLockStore implements LockStore {
 	 */
 	@Override
 	public void close() {
+		this.closed = true;
 		this.executor.shutdown();
 	}
 

@@ -86,14 +86,16 @@ import org.springframework.util.Assert;
  * Every operation is non-blocking: it returns a {@link CompletionStage} that the backend
  * completes, and never blocks the calling thread for a wait. A store that has only a
  * blocking client extends {@link BlockingLockStore}, which runs each operation on a
- * bounded executor of its own within a command timeout. Every operation is owner-checked:
- * a store never deletes or extends a lock whose stored owner token differs from the one
- * given, and a replay of the same request answers as the first did (every request the
- * client may send again: all but the operator's {@link InspectionExtension}, which the
- * client never re-sends). An operation that cannot reach the backend, or gets no answer
- * within the store's command timeout, completes exceptionally with
- * {@link LockBackendException}; the client then fails closed. Time comes from the
- * backend, never from the application's clock. A store is thread-safe.
+ * bounded executor of its own within a command timeout, except the one operation a thread
+ * marked by {@link BlockingCaller} starts: the engine marks a synchronous caller, which
+ * blocks for that operation anyway, and a blocking store may run it on that thread. Every
+ * operation is owner-checked: a store never deletes or extends a lock whose stored owner
+ * token differs from the one given, and a replay of the same request answers as the first
+ * did (every request the client may send again: all but the operator's
+ * {@link InspectionExtension}, which the client never re-sends). An operation that cannot
+ * reach the backend, or gets no answer within the store's command timeout, completes
+ * exceptionally with {@link LockBackendException}; the client then fails closed. Time
+ * comes from the backend, never from the application's clock. A store is thread-safe.
  * <p>
  * A store passes the public contract kit
  * ({@code dev.distlock.store.test.LockStoreContractTests} in {@code lock-store-test}); a

@@ -41,11 +41,28 @@ import org.springframework.util.Assert;
  * once: on PostgreSQL the script runs in one transaction under an advisory lock, on MySQL
  * and MariaDB under a named lock; H2 has neither, and two of its {@code IF NOT EXISTS}
  * statements racing for one object can fail, so there a failed run is run again.
+ * <p>
+ * The scripts create the table of the current {@link #VERSION schema version}. Each later
+ * version ships, per database, an idempotent migration from the version before it
+ * ({@code migration/<version>/migration-postgresql.sql} and so on, next to the scripts);
+ * {@link #initialize} runs them all after the script, so it also upgrades an older table,
+ * and {@link #check} names the migration an older table needs.
  *
  * @author distlock
  * @since 0.1.0
  */
 public final class JdbcLockSchema {
+
+	/**
+	 * The schema version of the shipped scripts: version 2 added the column
+	 * {@code waiters_until}.
+	 */
+	public static final int VERSION = 2;
+
+	/**
+	 * The column that version 2 added.
+	 */
+	static final String WAITERS_COLUMN = "waiters_until";
 
 	private static final String DEFAULT_TABLE_NAME = JdbcLockStoreSettings.DEFAULT_TABLE_NAME;
 
@@ -58,7 +75,8 @@ public final class JdbcLockSchema {
 
 	/**
 	 * Create the lock table, its index and (where the dialect has one) its sequence, if
-	 * missing, in the database behind {@code dataSource}.
+	 * missing, in the database behind {@code dataSource}, and bring a table of an older
+	 * schema version to the current one (every migration is idempotent).
 	 * @param dataSource the database
 	 * @param tableName the lock table's name
 	 * @throws IllegalArgumentException if the table name is not valid
@@ -69,8 +87,14 @@ public final class JdbcLockSchema {
 		Assert.notNull(dataSource, "'dataSource' must not be null");
 		JdbcLockStoreSettings.validTableName(tableName);
 		JdbcDialect dialect = JdbcDialect.detect(dataSource);
-		List<String> statements = statements(script(dialect, tableName));
+		List<String> statements = new ArrayList<>(statements(script(dialect, tableName)));
 		try (Connection connection = dataSource.getConnection()) {
+			if (missing(connection, dialect, tableName).contains("no column '" + WAITERS_COLUMN + "'")) {
+				// A table of version 1: the migrations bring it to the current version
+				for (int version = 2; version <= VERSION; version++) {
+					statements.addAll(statements(read(migrationResource(dialect, version), tableName)));
+				}
+			}
 			switch (dialect) {
 				case POSTGRESQL -> runLockedInTransaction(connection, tableName, statements);
 				case MYSQL -> runUnderNamedLock(connection, tableName, statements);
@@ -116,6 +140,11 @@ public final class JdbcLockSchema {
 	static String missingMessage(JdbcDialect dialect, String tableName, List<String> missing) {
 		String renamed = tableName.equals(DEFAULT_TABLE_NAME) ? ""
 				: " (table name " + DEFAULT_TABLE_NAME + " replaced by " + tableName + ")";
+		if (missing.size() == 1 && missing.get(0).startsWith("no column")) {
+			return "The JDBC lock store finds " + missing.get(0) + " in the lock table '" + tableName
+					+ "', which is of an older schema version: upgrade it to version " + VERSION + " with the script "
+					+ location(migrationResource(dialect, VERSION)) + renamed;
+		}
 		return "The JDBC lock store finds " + String.join(" and ", missing)
 				+ " in the database: create the lock table with the script " + scriptLocation(dialect) + renamed;
 	}
@@ -128,13 +157,26 @@ public final class JdbcLockSchema {
 	 */
 	public static String scriptLocation(JdbcDialect dialect) {
 		Assert.notNull(dialect, "'dialect' must not be null");
-		return "classpath:" + JdbcLockSchema.class.getPackageName().replace('.', '/') + "/" + dialect.scriptResource();
+		return location(dialect.scriptResource());
+	}
+
+	private static String location(String resource) {
+		return "classpath:" + JdbcLockSchema.class.getPackageName().replace('.', '/') + "/" + resource;
+	}
+
+	/**
+	 * Return the resource, next to this class, of the migration of {@code dialect} to
+	 * schema {@code version} from the version before.
+	 */
+	static String migrationResource(JdbcDialect dialect, int version) {
+		return "migration/" + version + "/" + dialect.scriptResource().replace("schema-", "migration-");
 	}
 
 	/**
 	 * Return what is missing of the lock table on {@code connection} ("no table 'x'", "no
-	 * sequence 'x_fence_seq'"), or nothing. A statement that failed is rolled back on a
-	 * connection not in auto-commit mode.
+	 * column 'waiters_until'" of a table of schema version 1, "no sequence
+	 * 'x_fence_seq'"), or nothing. A statement that failed is rolled back on a connection
+	 * not in auto-commit mode.
 	 */
 	static List<String> missing(Connection connection, JdbcDialect dialect, String tableName) throws SQLException {
 		boolean autoCommit = connection.getAutoCommit();
@@ -143,6 +185,10 @@ public final class JdbcLockSchema {
 			if (!answers(connection, "SELECT lock_key, owner_token, released, expires_at, fencing_token FROM "
 					+ tableName + " WHERE 1 = 0", null, autoCommit)) {
 				missing.add("no table '" + tableName + "'");
+			}
+			else if (!answers(connection, "SELECT " + WAITERS_COLUMN + " FROM " + tableName + " WHERE 1 = 0", null,
+					autoCommit)) {
+				missing.add("no column '" + WAITERS_COLUMN + "'");
 			}
 			String sequence = tableName + "_fence_seq";
 			String sequenceQuery = switch (dialect) {
@@ -201,12 +247,16 @@ public final class JdbcLockSchema {
 	public static String script(JdbcDialect dialect, String tableName) {
 		Assert.notNull(dialect, "'dialect' must not be null");
 		JdbcLockStoreSettings.validTableName(tableName);
-		try (InputStream in = JdbcLockSchema.class.getResourceAsStream(dialect.scriptResource())) {
-			Assert.state(in != null, () -> "Missing schema script " + dialect.scriptResource());
+		return read(dialect.scriptResource(), tableName);
+	}
+
+	private static String read(String resource, String tableName) {
+		try (InputStream in = JdbcLockSchema.class.getResourceAsStream(resource)) {
+			Assert.state(in != null, () -> "Missing schema script " + resource);
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace(DEFAULT_TABLE_NAME, tableName);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Could not read " + dialect.scriptResource(), ex);
+			throw new IllegalStateException("Could not read " + resource, ex);
 		}
 	}
 

@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  * 500 keys, and runs the listeners of a key it saw held (or that was subscribed to, which
  * happens because it was held) and now finds free. The timer only starts each poll: the
  * poll runs on the store's executor, bounded as every operation is, and the next starts
- * once it ended.
+ * once it ended. While no key has listeners the timer sends nothing, so the database's
+ * load is at most one statement per 500 waited keys per poll interval and store.
  *
  * @author distlock
  */
@@ -74,7 +75,8 @@ final class PollingReleaseWatcher implements ReleaseWatcher {
 	public void start(ScheduledExecutorService timer, Duration pollInterval,
 			Function<Callable<@Nullable Void>, CompletionStage<?>> executor) {
 		this.polling = timer.scheduleWithFixedDelay(() -> {
-			if (this.running.compareAndSet(false, true)) {
+			// Nobody waits: no statement, and no hop to the executor
+			if (!this.listeners.isEmpty() && this.running.compareAndSet(false, true)) {
 				executor.apply(() -> {
 					poll();
 					return null;

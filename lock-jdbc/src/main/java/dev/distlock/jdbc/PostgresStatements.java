@@ -26,15 +26,17 @@ import java.util.Set;
 
 import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.LockStore.Renewal;
+import dev.distlock.store.ReadWriteTiming;
 import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
 
 /**
  * The statements of a {@link JdbcLockStore} on PostgreSQL: an acquisition in one upsert,
- * fencing tokens from the table's sequence, releases notified on the table's channel
- * ({@code pg_notify}, heard by a {@link PostgresReleaseWatcher}) and committed without
- * waiting for the flush ({@code synchronous_commit} off for that transaction only),
- * renewals that return what they renewed, and {@code FOR SHARE} for the ownership check
- * in the caller's transaction.
+ * whose refusal records its waiter in the row ({@code waiters_until}), fencing tokens
+ * from the table's sequence, releases notified on the table's channel ({@code pg_notify},
+ * heard by a {@link PostgresReleaseWatcher}) only while a waiter is recorded, and
+ * committed without waiting for the flush ({@code synchronous_commit} off for that
+ * transaction only), renewals that return what they renewed, and {@code FOR SHARE} for
+ * the ownership check in the caller's transaction.
  *
  * @author distlock
  */
@@ -46,6 +48,14 @@ final class PostgresStatements extends LockStatements {
 	static final int MAX_NOTIFY_PAYLOAD = 8000;
 
 	private static final Duration RECONNECT_DELAY = Duration.ofMillis(500);
+
+	/**
+	 * How long a refused waiter stays recorded as waiting for a key: three times the
+	 * longest a waiting client goes without asking again
+	 * ({@link ReadWriteTiming#MAX_RECHECK}), each refusal refreshing it once half of it
+	 * passed.
+	 */
+	static final Duration WAITER_MARK = ReadWriteTiming.MAX_RECHECK.multipliedBy(3);
 
 	private final String insertRow;
 
@@ -65,23 +75,28 @@ final class PostgresStatements extends LockStatements {
 		String now = this.now;
 		String sequence = "nextval('" + table + "_fence_seq')";
 		// The WHERE and the clock of the update run on the row's latest version, after
-		// any wait for its lock, and the fence is drawn then; a refusal reads the
-		// holder's
-		// remaining lease from the statement's snapshot
+		// any wait for its lock, and the fence is drawn then. A refusal records its
+		// waiter (waiters_until, refreshed once half of it passed, committed without
+		// waiting for the flush: a lost mark only leaves the waiter to its re-check)
+		// and reads the holder's remaining lease from the statement's snapshot
 		this.acquire = "WITH granted AS (INSERT INTO " + table + " AS l (" + COLUMNS + ") VALUES (?, ?, FALSE, " + now
 				+ " + ?, " + sequence + ") ON CONFLICT (lock_key) DO UPDATE SET fencing_token = CASE WHEN "
 				+ "l.owner_token = EXCLUDED.owner_token AND l.released = FALSE AND l.expires_at > " + now
 				+ " THEN l.fencing_token ELSE " + sequence + " END, owner_token = EXCLUDED.owner_token, "
 				+ "released = FALSE, expires_at = " + now + " + ? WHERE l.released OR l.expires_at <= " + now
-				+ " OR l.owner_token = EXCLUDED.owner_token RETURNING l.fencing_token) "
+				+ " OR l.owner_token = EXCLUDED.owner_token RETURNING l.fencing_token), " + "marked AS (UPDATE " + table
+				+ " SET waiters_until = " + now + " + " + WAITER_MARK.toMillis()
+				+ " WHERE lock_key = ? AND waiters_until < " + now + " + " + WAITER_MARK.dividedBy(2).toMillis()
+				+ " AND NOT EXISTS (SELECT 1 FROM granted) RETURNING set_config('synchronous_commit', 'off', true)) "
 				+ "SELECT fencing_token, NULL::BIGINT FROM granted UNION ALL SELECT NULL, expires_at - " + now
 				+ " FROM " + table + " WHERE lock_key = ? AND NOT EXISTS (SELECT 1 FROM granted)";
 		// The release's own transaction commits without waiting for the flush: one lost
-		// in
-		// a crash of the server only leaves the lock held to its lease's end, and a later
-		// durable commit flushes it first (the log is written in order)
-		this.notifyingRelease = "WITH released AS (" + this.release
-				+ " RETURNING lock_key) SELECT pg_notify(?, lock_key), "
+		// in a crash of the server only leaves the lock held to its lease's end, and a
+		// later durable commit flushes it first (the log is written in order). It
+		// notifies only a key whose waiters are recorded: an uncontended release takes
+		// no lock of the whole cluster (NOTIFY's) and wakes no listener
+		this.notifyingRelease = "WITH released AS (" + this.release + " RETURNING lock_key, waiters_until > " + now
+				+ " AS waited) SELECT CASE WHEN waited THEN pg_notify(?, lock_key) END, "
 				+ "set_config('synchronous_commit', 'off', true) FROM released";
 	}
 
@@ -116,6 +131,7 @@ final class PostgresStatements extends LockStatements {
 				millis(statement, 3, lease);
 				millis(statement, 4, lease);
 				text(statement, 5, key);
+				text(statement, 6, key);
 				try (ResultSet rows = statement.executeQuery()) {
 					if (!rows.next()) {
 						return Attempt.busy(null);

@@ -1,13 +1,15 @@
--- distlock schema version 1. A release that changes this script raises the version and ships
+-- distlock schema version 2. A release that changes this script raises the version and ships
 -- dev/distlock/jdbc/migration/<version>/migration-h2.sql, which brings a table of the previous version to it.
 -- The lock table of the distlock JDBC store on H2; every statement is idempotent.
 -- expires_at is milliseconds since the epoch on the database's clock; fencing tokens come from the sequence.
+-- waiters_until (version 2) is how long, on that clock, a refused waiter is recorded as waiting for the key.
 CREATE TABLE IF NOT EXISTS distlock_lock (
 	lock_key VARCHAR(1024) NOT NULL PRIMARY KEY,
 	owner_token VARCHAR(255),
 	released BOOLEAN NOT NULL,
 	expires_at BIGINT NOT NULL,
-	fencing_token BIGINT NOT NULL
+	fencing_token BIGINT NOT NULL,
+	waiters_until BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS distlock_lock_expires_idx ON distlock_lock (expires_at);
 CREATE SEQUENCE IF NOT EXISTS distlock_lock_fence_seq;

@@ -24,6 +24,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -48,6 +49,8 @@ final class CountingDataSource {
 	private final AtomicInteger statements = new AtomicInteger();
 
 	private final AtomicInteger roundTrips = new AtomicInteger();
+
+	private final Set<String> threads = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Count what the connections of {@code target} send.
@@ -87,6 +90,16 @@ final class CountingDataSource {
 		return this.roundTrips.getAndSet(0);
 	}
 
+	/**
+	 * Return the names of the threads that executed statements so far, and start again
+	 * from none.
+	 */
+	Set<String> takeThreads() {
+		Set<String> taken = Set.copyOf(this.threads);
+		this.threads.removeAll(taken);
+		return taken;
+	}
+
 	private Connection connection(Connection connection) {
 		return proxy(Connection.class, connection, (method, result) -> {
 			switch (method.getName()) {
@@ -118,8 +131,12 @@ final class CountingDataSource {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static <T> T proxy(Class<T> type, T target, After after) {
+	private <T> T proxy(Class<T> type, T target, After after) {
 		InvocationHandler handler = (proxy, method, arguments) -> {
+			if (EXECUTIONS.contains(method.getName())) {
+				// Before the execution, which may fail (a query timeout, say)
+				this.threads.add(Thread.currentThread().getName());
+			}
 			Object result;
 			try {
 				result = method.invoke(target, arguments);

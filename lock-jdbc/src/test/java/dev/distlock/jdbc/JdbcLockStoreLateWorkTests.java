@@ -125,8 +125,8 @@ class JdbcLockStoreLateWorkTests {
 			String now = JdbcDialect.detect(pool).nowMillis();
 			int rows = 2 * (LockTableCleanup.STATEMENTS_BEFORE_WARNING + 2) + 1;
 			for (int i = 0; i < rows; i++) {
-				execute(pool, "INSERT INTO " + table + " VALUES ('ended:" + i + "', 'gone:" + i + "', FALSE, " + now
-						+ " - 120000, " + (i + 1) + ")");
+				execute(pool, "INSERT INTO " + table + " (" + LockStatements.COLUMNS + ") VALUES ('ended:" + i
+						+ "', 'gone:" + i + "', FALSE, " + now + " - 120000, " + (i + 1) + ")");
 			}
 			try (JdbcLockStore store = new JdbcLockStore(pool,
 					JdbcLockStoreSettings.builder().tableName(table).cleanupBatchSize(2).build())) {

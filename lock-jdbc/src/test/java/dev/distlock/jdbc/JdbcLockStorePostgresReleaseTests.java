@@ -18,6 +18,7 @@ package dev.distlock.jdbc;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,13 +34,16 @@ import java.util.concurrent.TimeUnit;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.store.LockStore.Subscription;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Releases on PostgreSQL: committed without waiting for the flush, for that transaction
- * only, and still heard by the waiters of other stores while 16 callers release at once.
+ * only; under 16 callers, a release notifies nobody when no waiter is recorded for its
+ * key, and still wakes the recorded waiters of another store.
  *
  * @author distlock
  */
@@ -67,22 +71,30 @@ class JdbcLockStorePostgresReleaseTests {
 	}
 
 	@Test
-	void waitersInAnotherStoreHearReleasesWhileSixteenCallersRelease() throws Exception {
+	void sixteenCallersReleaseWithoutNotifyingWhileRecordedWaitersOfAnotherStoreAreWoken() throws Exception {
 		TestDatabase.POSTGRESQL.assumeAvailable();
 		ExecutorService callers = Executors.newFixedThreadPool(16);
 		try (HikariDataSource pool = TestDatabase.POSTGRESQL.pool(10);
 				JdbcLockStore holders = store(pool);
-				JdbcLockStore waiters = store(pool)) {
+				JdbcLockStore waiters = store(pool);
+				Connection counting = TestDatabase.POSTGRESQL.connect()) {
+			// Every notification of the table's channel, counted on a connection of its
+			// own
+			try (Statement listen = counting.createStatement()) {
+				listen.execute("LISTEN \"" + TABLE + "\"");
+			}
 			String tag = UUID.randomUUID().toString();
 			List<String> waited = new ArrayList<>();
 			for (int i = 0; i < 16; i++) {
 				waited.add("waited:" + i + ":" + tag);
 				assertThat(JdbcLockStoreTests.join(holders.tryAcquire(waited.get(i), "holder", LEASE)).acquired())
 					.isTrue();
+				// The waiter is refused, which records it in the key's row
+				assertThat(JdbcLockStoreTests.join(waiters.tryAcquire(waited.get(i), "waiter", LEASE)).acquired())
+					.isFalse();
 			}
 			// A listener also runs when its store's listening connection (re)connects:
-			// only
-			// calls after the release was sent count
+			// only calls after the release was sent count
 			Set<String> releasing = ConcurrentHashMap.newKeySet();
 			Set<String> heard = ConcurrentHashMap.newKeySet();
 			List<Subscription> subscriptions = new ArrayList<>();
@@ -99,8 +111,9 @@ class JdbcLockStorePostgresReleaseTests {
 				String key = waited.get(i);
 				running.add(CompletableFuture.runAsync(() -> {
 					for (int round = 0; round < 20; round++) {
-						JdbcLockStoreTests.join(holders.tryAcquire(own, "caller", LEASE));
-						JdbcLockStoreTests.join(holders.release(own, "caller"));
+						assertThat(JdbcLockStoreTests.join(holders.tryAcquire(own, "caller", LEASE)).acquired())
+							.isTrue();
+						assertThat(JdbcLockStoreTests.join(holders.release(own, "caller"))).isTrue();
 					}
 					releasing.add(key);
 					JdbcLockStoreTests.join(holders.release(key, "holder"));
@@ -109,11 +122,32 @@ class JdbcLockStorePostgresReleaseTests {
 			CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
 			await().atMost(10, TimeUnit.SECONDS)
 				.untilAsserted(() -> assertThat(heard).containsExactlyInAnyOrderElementsOf(waited));
+			// Notifications arrive in the order of their commits, and each caller's own
+			// releases committed before its waited key's: once all of these arrived, a
+			// notification of any own key would have too
+			List<String> notified = new ArrayList<>();
+			await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
+				notified.addAll(notifications(counting));
+				assertThat(notified).containsAll(waited);
+			});
+			assertThat(notified).filteredOn((key) -> key.startsWith("own:")).isEmpty();
+			assertThat(notified).hasSize(waited.size());
 			subscriptions.forEach(Subscription::close);
 		}
 		finally {
 			callers.shutdownNow();
 		}
+	}
+
+	private static List<String> notifications(Connection connection) throws SQLException {
+		PGNotification[] received = connection.unwrap(PGConnection.class).getNotifications(100);
+		List<String> keys = new ArrayList<>();
+		if (received != null) {
+			for (PGNotification notification : received) {
+				keys.add(notification.getParameter());
+			}
+		}
+		return keys;
 	}
 
 	private static JdbcLockStore store(HikariDataSource pool) {

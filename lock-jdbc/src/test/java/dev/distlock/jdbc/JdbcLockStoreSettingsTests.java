@@ -42,7 +42,7 @@ class JdbcLockStoreSettingsTests {
 	void defaultsAreTheDocumentedOnes() {
 		JdbcLockStoreSettings settings = JdbcLockStoreSettings.defaults();
 		assertThat(settings.tableName()).isEqualTo("distlock_lock");
-		assertThat(settings.pollInterval()).isEqualTo(Duration.ofMillis(100));
+		assertThat(settings.pollInterval()).isEqualTo(Duration.ofMillis(10));
 		assertThat(settings.commandTimeout()).isEqualTo(Duration.ofSeconds(3));
 		assertThat(settings.maxKeyLength()).isEqualTo(512);
 		assertThat(settings.cleanupBatchSize()).isEqualTo(500);

@@ -18,6 +18,7 @@ package dev.distlock.jdbc;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -91,6 +92,37 @@ class JdbcLockStoreStartupChecksTests {
 				.withMessageContaining(table);
 			new JdbcLockStore(pool, JdbcLockStoreSettings.builder().tableName(table).maxKeyLength(1024).build())
 				.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void aTableOfSchemaVersionOneFailsTheStoreNamingTheMigrationAndInitializeUpgradesIt(TestDatabase database)
+			throws Exception {
+		database.assumeAvailable();
+		try (HikariDataSource pool = database.pool(2)) {
+			String table = "distlock_version_one_lock";
+			JdbcLockSchema.initialize(pool, table);
+			// Version 1 had every column but waiters_until
+			execute(pool, "ALTER TABLE " + table + " DROP COLUMN waiters_until");
+			String migration = "classpath:dev/distlock/jdbc/"
+					+ JdbcLockSchema.migrationResource(JdbcDialect.detect(pool), 2);
+			assertThat(JdbcLockStoreStartupChecksTests.class.getResource("/" + migration.substring(10))).isNotNull();
+			assertThatIllegalStateException()
+				.isThrownBy(() -> new JdbcLockStore(pool, JdbcLockStoreSettings.builder().tableName(table).build()))
+				.withMessageContaining("no column 'waiters_until'")
+				.withMessageContaining("upgrade it to version 2 with the script " + migration)
+				.withMessageContaining("JdbcLockSchema.initialize");
+			JdbcLockSchema.initialize(pool, table);
+			try (Connection connection = pool.getConnection()) {
+				assertThat(JdbcLockSchema.missing(connection, JdbcDialect.detect(pool), table)).isEmpty();
+			}
+			try (JdbcLockStore store = new JdbcLockStore(pool,
+					JdbcLockStoreSettings.builder().tableName(table).build())) {
+				assertThat(JdbcLockStoreTests.join(store.tryAcquire("upgraded", "owner", Duration.ofSeconds(5)))
+					.acquired()).isTrue();
+				assertThat(JdbcLockStoreTests.join(store.release("upgraded", "owner"))).isTrue();
+			}
 		}
 	}
 

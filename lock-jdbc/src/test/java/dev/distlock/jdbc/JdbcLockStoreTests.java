@@ -106,8 +106,8 @@ class JdbcLockStoreTests {
 			execute(pool, "DELETE FROM " + table);
 			String now = JdbcDialect.detect(pool).nowMillis();
 			for (int i = 0; i < 7; i++) {
-				execute(pool, "INSERT INTO " + table + " VALUES ('crashed:" + i + "', 'gone:" + i + "', FALSE, " + now
-						+ " - 120000, " + (i + 1) + ")");
+				execute(pool, "INSERT INTO " + table + " (" + LockStatements.COLUMNS + ") VALUES ('crashed:" + i
+						+ "', 'gone:" + i + "', FALSE, " + now + " - 120000, " + (i + 1) + ")");
 			}
 			try (JdbcLockStore store = new JdbcLockStore(pool,
 					JdbcLockStoreSettings.builder().tableName(table).cleanupBatchSize(3).build())) {

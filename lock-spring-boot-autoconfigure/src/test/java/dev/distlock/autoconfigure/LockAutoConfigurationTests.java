@@ -303,7 +303,7 @@ class LockAutoConfigurationTests {
 		assertThat(defaultValue(json, "distlock.zookeeper.auth.password")).isEmpty();
 		assertThat(defaultValue(json, "distlock.jdbc.table-name")).containsExactly("distlock_lock");
 		assertThat(defaultValue(json, "distlock.jdbc.command-timeout")).containsExactly("3s");
-		assertThat(defaultValue(json, "distlock.jdbc.poll-interval")).containsExactly("100ms");
+		assertThat(defaultValue(json, "distlock.jdbc.poll-interval")).containsExactly("10ms");
 		assertThat(defaultValue(json, "distlock.jdbc.initialize-schema")).containsExactly("embedded");
 		assertThat(defaultValue(json, "distlock.jdbc.cleanup-interval")).containsExactly("1m");
 		assertThat(defaultValue(json, "distlock.jdbc.cleanup-batch-size")).containsExactly(500);

@@ -5,7 +5,8 @@ CREATE TABLE distlock_lock (
 	owner_token VARCHAR(255),
 	released BOOLEAN NOT NULL,
 	expires_at BIGINT NOT NULL,
-	fencing_token BIGINT NOT NULL
+	fencing_token BIGINT NOT NULL,
+	waiters_until BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX distlock_lock_expires_idx ON distlock_lock (expires_at);
 CREATE SEQUENCE distlock_lock_fence_seq;

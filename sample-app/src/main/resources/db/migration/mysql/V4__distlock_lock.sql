@@ -7,5 +7,6 @@ CREATE TABLE distlock_lock (
 	released BOOLEAN NOT NULL,
 	expires_at BIGINT NOT NULL,
 	fencing_token BIGINT NOT NULL,
+	waiters_until BIGINT NOT NULL DEFAULT 0,
 	INDEX distlock_lock_expires_idx (expires_at)
 ) ENGINE = InnoDB;

@@ -50,9 +50,10 @@ public class JdbcLockStoreProperties {
 
 	/**
 	 * How often waiters re-check the keys they wait for on MySQL, MariaDB and H2 (one
-	 * poller per store). PostgreSQL wakes them with LISTEN/NOTIFY instead.
+	 * poller per store, which sends nothing while nobody waits). PostgreSQL wakes them
+	 * with LISTEN/NOTIFY instead.
 	 */
-	private Duration pollInterval = Duration.ofMillis(100);
+	private Duration pollInterval = Duration.ofMillis(10);
 
 	/**
 	 * How often each instance deletes the rows of locks that ended more than a minute

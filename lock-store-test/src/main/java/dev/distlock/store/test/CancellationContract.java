@@ -198,6 +198,14 @@ abstract class CancellationContract extends ContractGroup {
 			held.add(holder.acquire(key, Duration.ZERO, null));
 		}
 		client.acquire(uniqueKey("warm-up"), Duration.ZERO, null).release();
+		// A store may run a synchronous caller's request on the caller's thread: a few
+		// asynchronous acquisitions at once start the store's own fixed threads too,
+		// which are not the waiters'
+		List<CompletableFuture<LockHold>> warmUp = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			warmUp.add(client.acquireAsync(uniqueKey("warm-up"), Duration.ZERO, null).toCompletableFuture());
+		}
+		warmUp.forEach((hold) -> hold.join().release());
 		int threadsBefore = liveThreads();
 		List<CompletableFuture<LockHold>> waiting = keys.stream()
 			.map((key) -> client.acquireAsync(key, Duration.ofSeconds(60), null).toCompletableFuture())

@@ -1,0 +1,4 @@
+-- distlock schema version 2 on PostgreSQL, from version 1; idempotent.
+-- waiters_until: how long, on the database's clock in milliseconds since the epoch, a refused waiter is recorded as
+-- waiting for the key; a release notifies only while it is ahead of that clock.
+ALTER TABLE distlock_lock ADD COLUMN IF NOT EXISTS waiters_until BIGINT NOT NULL DEFAULT 0;
