@@ -49,7 +49,8 @@ public final class RedisCommandCounter implements AutoCloseable {
 	 */
 	public static @Nullable RedisCommandCounter connect(String uri) {
 		RedisURI redisUri = RedisURI.create(uri);
-		// A loaded machine took more than 2 s to connect, and the run then counted nothing
+		// A loaded machine took more than 2 s to connect, and the run then counted
+		// nothing
 		redisUri.setTimeout(Duration.ofSeconds(10));
 		RedisClient client = RedisClient.create(redisUri);
 		try {
