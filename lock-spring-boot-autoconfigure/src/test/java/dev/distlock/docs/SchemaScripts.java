@@ -16,13 +16,18 @@
 
 package dev.distlock.docs;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Reports where the JDBC store's lock-table scripts and their copies disagree. The
@@ -30,9 +35,12 @@ import java.util.stream.Collectors;
  * each start with {@code -- distlock schema version <n>}, the same {@code n} in all;
  * every version above 1 has {@code migration/<n>/migration-<database>.sql} for each
  * database. The sample's Flyway copies,
- * {@code sample-app/src/main/resources/db/migration/<database>/V4__distlock_lock.sql},
- * are the scripts' statements without {@code IF NOT EXISTS} (Flyway runs a migration
- * once): comments and whitespace aside, they must be equal.
+ * {@code sample-app/src/main/resources/db/migration/<database>/V4__distlock_lock.sql}
+ * and, for each later version, a migration {@code V<m>__distlock_lock_version_<n>.sql}
+ * (an applied Flyway migration never changes), applied in order, are the scripts'
+ * statements without {@code IF NOT EXISTS}: comments and whitespace aside, a column a
+ * later copy adds with {@code ALTER TABLE ... ADD COLUMN} counting as one of its table's,
+ * and a table's columns and constraints in any order, they must be equal.
  *
  * @author distlock
  */
@@ -43,6 +51,12 @@ final class SchemaScripts {
 	static final String SCRIPTS = "lock-jdbc/src/main/resources/dev/distlock/jdbc";
 
 	static final String SAMPLE_COPIES = "sample-app/src/main/resources/db/migration";
+
+	private static final Pattern MIGRATION_COPY = Pattern.compile("V(\\d+)__distlock_lock_version_\\d+\\.sql");
+
+	private static final Pattern CREATE_TABLE = Pattern.compile("CREATE TABLE (\\S+) ?\\((.*)\\)(.*)", Pattern.DOTALL);
+
+	private static final Pattern ADD_COLUMN = Pattern.compile("ALTER TABLE (\\S+) ADD COLUMN (.*)", Pattern.DOTALL);
 
 	private static final Pattern VERSION = Pattern.compile("\\A-- distlock schema version (\\d+)\\.");
 
@@ -66,9 +80,14 @@ final class SchemaScripts {
 				continue;
 			}
 			versions.add(Integer.parseInt(version.group(1)));
-			Path copy = root.resolve(SAMPLE_COPIES).resolve(database).resolve("V4__distlock_lock.sql");
-			if (!statements(text).equals(statements(String.join("\n", MarkdownBlocks.read(copy))))) {
-				problems.add(root.relativize(copy) + ": its statements differ from " + root.relativize(script));
+			List<Path> copies = copies(root.resolve(SAMPLE_COPIES).resolve(database));
+			String copied = copies.stream()
+				.map((copy) -> String.join("\n", MarkdownBlocks.read(copy)))
+				.collect(Collectors.joining(";\n"));
+			if (!tables(statements(text)).equals(tables(statements(copied)))) {
+				problems.add(copies.stream()
+					.map((copy) -> root.relativize(copy).toString())
+					.collect(Collectors.joining(" + ")) + ": its statements differ from " + root.relativize(script));
 			}
 		}
 		if (versions.stream().distinct().count() > 1) {
@@ -85,6 +104,75 @@ final class SchemaScripts {
 			}
 		}
 		return problems;
+	}
+
+	/**
+	 * Return the sample's copies for one database: {@code V4__distlock_lock.sql}, then
+	 * the later versions' migrations, in Flyway's order.
+	 */
+	private static List<Path> copies(Path directory) {
+		List<Path> copies = new ArrayList<>(List.of(directory.resolve("V4__distlock_lock.sql")));
+		try (Stream<Path> files = Files.list(directory)) {
+			files.filter((file) -> MIGRATION_COPY.matcher(file.getFileName().toString()).matches())
+				.sorted(Comparator.comparingInt(SchemaScripts::flywayVersion))
+				.forEach(copies::add);
+		}
+		catch (IOException ex) {
+			// No directory: the V4 copy alone, reported as missing when read
+		}
+		return copies;
+	}
+
+	private static int flywayVersion(Path copy) {
+		Matcher matcher = MIGRATION_COPY.matcher(copy.getFileName().toString());
+		return matcher.matches() ? Integer.parseInt(matcher.group(1)) : 0;
+	}
+
+	/**
+	 * Fold each {@code ALTER TABLE t ADD COLUMN c} into the {@code CREATE TABLE t} before
+	 * it, and give every {@code CREATE TABLE} its columns and constraints sorted: what
+	 * the statements build, not the order they name it in.
+	 */
+	static List<String> tables(List<String> statements) {
+		List<String> folded = new ArrayList<>();
+		Map<String, Integer> createdAt = new HashMap<>();
+		Map<Integer, List<String>> elements = new HashMap<>();
+		Map<Integer, String> suffixes = new HashMap<>();
+		for (String statement : statements) {
+			Matcher create = CREATE_TABLE.matcher(statement);
+			Matcher alter = ADD_COLUMN.matcher(statement);
+			if (create.matches()) {
+				createdAt.put(create.group(1), folded.size());
+				elements.put(folded.size(), new ArrayList<>(topLevelElements(create.group(2))));
+				suffixes.put(folded.size(), create.group(3));
+				folded.add("CREATE TABLE " + create.group(1));
+			}
+			else if (alter.matches() && createdAt.containsKey(alter.group(1))) {
+				elements.get(createdAt.get(alter.group(1))).add(alter.group(2).strip());
+			}
+			else {
+				folded.add(statement);
+			}
+		}
+		elements.forEach((at, columns) -> folded.set(at, folded.get(at) + " ("
+				+ columns.stream().sorted().collect(Collectors.joining(", ")) + ")" + suffixes.get(at)));
+		return folded;
+	}
+
+	private static List<String> topLevelElements(String body) {
+		List<String> elements = new ArrayList<>();
+		int depth = 0;
+		int start = 0;
+		for (int i = 0; i < body.length(); i++) {
+			char c = body.charAt(i);
+			depth += (c == '(') ? 1 : (c == ')') ? -1 : 0;
+			if (c == ',' && depth == 0) {
+				elements.add(body.substring(start, i).strip());
+				start = i + 1;
+			}
+		}
+		elements.add(body.substring(start).strip());
+		return elements;
 	}
 
 	/**

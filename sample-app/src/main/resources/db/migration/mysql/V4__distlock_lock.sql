@@ -1,4 +1,4 @@
--- The lock table of distlock's JDBC store (profile "jdbc"), as lock-jdbc's schema-mysql.sql creates it:
+-- The lock table of distlock's JDBC store (profile "jdbc"), as version 1 of lock-jdbc's schema-mysql.sql created it (V7 brings it to version 2):
 -- keys and owner tokens are binary strings, compared byte for byte (no padding, no case folding),
 -- expires_at is milliseconds since the epoch on the database's clock.
 CREATE TABLE distlock_lock (
@@ -7,6 +7,5 @@ CREATE TABLE distlock_lock (
 	released BOOLEAN NOT NULL,
 	expires_at BIGINT NOT NULL,
 	fencing_token BIGINT NOT NULL,
-	waiters_until BIGINT NOT NULL DEFAULT 0,
 	INDEX distlock_lock_expires_idx (expires_at)
 ) ENGINE = InnoDB;

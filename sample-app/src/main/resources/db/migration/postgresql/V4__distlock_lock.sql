@@ -1,4 +1,4 @@
--- The lock table of distlock's JDBC store (profile "jdbc"), as lock-jdbc's schema-postgresql.sql creates it:
+-- The lock table of distlock's JDBC store (profile "jdbc"), as version 1 of lock-jdbc's schema-postgresql.sql created it (V7 brings it to version 2):
 -- keys compare byte for byte (collation "C"), expires_at is milliseconds since the epoch on the database's clock,
 -- fencing tokens come from the sequence (keep its default CACHE 1).
 CREATE TABLE distlock_lock (
@@ -6,8 +6,7 @@ CREATE TABLE distlock_lock (
 	owner_token VARCHAR(255),
 	released BOOLEAN NOT NULL,
 	expires_at BIGINT NOT NULL,
-	fencing_token BIGINT NOT NULL,
-	waiters_until BIGINT NOT NULL DEFAULT 0
+	fencing_token BIGINT NOT NULL
 );
 CREATE INDEX distlock_lock_expires_idx ON distlock_lock (expires_at);
 CREATE SEQUENCE distlock_lock_fence_seq;
