@@ -128,6 +128,8 @@ public final class JdbcLockStore extends BlockingLockStore
 
 	private final ReleaseWatcher watcher;
 
+	private final @Nullable WaiterMarks waiterMarks;
+
 	private final LockTableCleanup cleanup;
 
 	/**
@@ -155,6 +157,8 @@ public final class JdbcLockStore extends BlockingLockStore
 		});
 		this.watcher = this.statements.watcher(this.connections, settings);
 		this.watcher.start(this.timer, settings.pollInterval(), (poll) -> call("", "poll", poll));
+		Duration mark = this.statements.waiterMark();
+		this.waiterMarks = (mark != null) ? new WaiterMarks(this.timer, mark, this::recordWaiter) : null;
 		this.cleanup = new LockTableCleanup(this::cleanUpBatch, settings.cleanupBatchSize(),
 				(batch) -> call("", "clean up", batch));
 		this.cleanup.start(this.timer, settings.cleanupInterval());
@@ -322,11 +326,28 @@ public final class JdbcLockStore extends BlockingLockStore
 		return DataSourceUtils.getConnection(this.dataSource);
 	}
 
+	private void recordWaiter(String key) {
+		call(key, "record a waiter", () -> this.connections.withConnection((connection) -> {
+			this.statements.markWaiter(connection, key);
+			return null;
+		}));
+	}
+
 	@Override
 	public Subscription onRelease(String key, Runnable listener) {
 		Assert.notNull(key, "'key' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
-		return this.watcher.subscribe(key, listener);
+		Subscription subscription = this.watcher.subscribe(key, listener);
+		WaiterMarks marks = this.waiterMarks;
+		if (marks == null) {
+			return subscription;
+		}
+		// A release tells only the waiters recorded in the key's row
+		Runnable unmark = marks.listen(key);
+		return () -> {
+			unmark.run();
+			subscription.close();
+		};
 	}
 
 	@Override

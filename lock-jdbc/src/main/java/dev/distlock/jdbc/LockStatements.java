@@ -207,6 +207,23 @@ abstract class LockStatements {
 	}
 
 	/**
+	 * Return how long a waiter stays recorded in the key's row, on a database whose
+	 * releases tell only recorded waiters, or {@code null} on one whose watcher hears
+	 * every release.
+	 */
+	@Nullable Duration waiterMark() {
+		return null;
+	}
+
+	/**
+	 * Record a waiter for {@code key} for {@link #waiterMark()}, as a refused acquire
+	 * does, on a database whose releases tell only recorded waiters.
+	 */
+	void markWaiter(Connection connection, String key) throws SQLException {
+		throw new UnsupportedOperationException("This database's releases tell every listener");
+	}
+
+	/**
 	 * Return the release watcher of a store on this database.
 	 */
 	ReleaseWatcher watcher(Connections connections, JdbcLockStoreSettings settings) {

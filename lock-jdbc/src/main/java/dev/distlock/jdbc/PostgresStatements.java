@@ -28,6 +28,7 @@ import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.ReadWriteTiming;
 import dev.distlock.jdbc.JdbcLockStoreSettings.ListenerConnectionFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The statements of a {@link JdbcLockStore} on PostgreSQL: an acquisition in one upsert,
@@ -67,6 +68,8 @@ final class PostgresStatements extends LockStatements {
 
 	private final String notify = "SELECT pg_notify(?, ?)";
 
+	private final String markWaiter;
+
 	PostgresStatements(String table, Duration commandTimeout) {
 		super(table, commandTimeout, JdbcDialect.POSTGRESQL.nowMillis(), "0", " FOR SHARE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0) "
@@ -90,6 +93,13 @@ final class PostgresStatements extends LockStatements {
 				+ " AND NOT EXISTS (SELECT 1 FROM granted) RETURNING set_config('synchronous_commit', 'off', true)) "
 				+ "SELECT fencing_token, NULL::BIGINT FROM granted UNION ALL SELECT NULL, expires_at - " + now
 				+ " FROM " + table + " WHERE lock_key = ? AND NOT EXISTS (SELECT 1 FROM granted)";
+		// A subscription records its waiter as a refusal does, on a row of its own if the
+		// key has none yet (a free one: a later acquire draws its fence as for any row)
+		this.markWaiter = "INSERT INTO " + table + " AS l (" + COLUMNS
+				+ ", waiters_until) VALUES (?, NULL, TRUE, 0, 0, " + now + " + " + WAITER_MARK.toMillis()
+				+ ") ON CONFLICT (lock_key) DO UPDATE SET waiters_until = "
+				+ "EXCLUDED.waiters_until WHERE l.waiters_until < " + now + " + " + WAITER_MARK.dividedBy(2).toMillis()
+				+ " RETURNING set_config('synchronous_commit', 'off', true)";
 		// The release's own transaction commits without waiting for the flush: one lost
 		// in a crash of the server only leaves the lock held to its lease's end, and a
 		// later durable commit flushes it first (the log is written in order). It
@@ -161,6 +171,19 @@ final class PostgresStatements extends LockStatements {
 				ResultSet rows = statement.executeQuery()) {
 			rows.next();
 			return rows.getLong(1);
+		}
+	}
+
+	@Override
+	@Nullable Duration waiterMark() {
+		return WAITER_MARK;
+	}
+
+	@Override
+	void markWaiter(Connection connection, String key) throws SQLException {
+		try (PreparedStatement statement = prepare(connection, this.markWaiter)) {
+			text(statement, 1, key);
+			statement.execute();
 		}
 	}
 
