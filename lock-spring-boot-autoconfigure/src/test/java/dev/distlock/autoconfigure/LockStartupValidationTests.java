@@ -40,6 +40,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -132,7 +133,12 @@ class LockStartupValidationTests {
 	private ApplicationContextRunner onAReplicaAcknowledgingStore() {
 		return this.contextRunner.withBean(StringRedisTemplate.class, () -> {
 			StringRedisTemplate template = mock(StringRedisTemplate.class);
-			given(template.getRequiredConnectionFactory()).willReturn(mock(LettuceConnectionFactory.class));
+			// A real factory always has a client configuration; the store reads its
+			// options
+			LettuceConnectionFactory connectionFactory = mock(LettuceConnectionFactory.class);
+			given(connectionFactory.getClientConfiguration())
+				.willReturn(LettuceClientConfiguration.defaultConfiguration());
+			given(template.getRequiredConnectionFactory()).willReturn(connectionFactory);
 			return template;
 		}).withPropertyValues("distlock.redis.replication.min-replicas=1");
 	}

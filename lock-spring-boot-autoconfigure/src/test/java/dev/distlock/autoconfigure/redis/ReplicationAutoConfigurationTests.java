@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -57,7 +58,7 @@ class ReplicationAutoConfigurationTests {
 
 	@Test
 	void wrapsTheRedisLockStoreInAReplicaAcknowledgingStore() {
-		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
+		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(lettuceConnectionFactory()))
 			.withPropertyValues("distlock.redis.replication.min-replicas=2", "distlock.redis.replication.timeout=250ms")
 			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
 				.isEqualTo(new ReplicaAcknowledgement(2, Duration.ofMillis(250))));
@@ -65,7 +66,7 @@ class ReplicationAutoConfigurationTests {
 
 	@Test
 	void bindsTheDeprecatedNames() {
-		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
+		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(lettuceConnectionFactory()))
 			.withPropertyValues("distlock.replication.min-replicas=2", "distlock.replication.timeout=250ms")
 			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
 				.isEqualTo(new ReplicaAcknowledgement(2, Duration.ofMillis(250))));
@@ -73,7 +74,7 @@ class ReplicationAutoConfigurationTests {
 
 	@Test
 	void prefersTheNewNamesOverTheDeprecatedOnes() {
-		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
+		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(lettuceConnectionFactory()))
 			.withPropertyValues("distlock.replication.min-replicas=1", "distlock.replication.timeout=250ms",
 					"distlock.redis.replication.min-replicas=2")
 			.run((context) -> assertThat(context.getBean(ReplicaAcknowledgingLockStore.class).replicaAcknowledgement())
@@ -92,12 +93,19 @@ class ReplicationAutoConfigurationTests {
 
 	@Test
 	void failsAtStartupOnANegativeNumberOfReplicas() {
-		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(mock(LettuceConnectionFactory.class)))
+		this.contextRunner.withBean(StringRedisTemplate.class, () -> template(lettuceConnectionFactory()))
 			.withPropertyValues("distlock.redis.replication.min-replicas=-1")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("distlock.redis.replication.min-replicas must not be negative"));
+	}
+
+	private static LettuceConnectionFactory lettuceConnectionFactory() {
+		// A real factory always has a client configuration; the store reads its options
+		LettuceConnectionFactory connectionFactory = mock(LettuceConnectionFactory.class);
+		given(connectionFactory.getClientConfiguration()).willReturn(LettuceClientConfiguration.defaultConfiguration());
+		return connectionFactory;
 	}
 
 	private static StringRedisTemplate template(RedisConnectionFactory connectionFactory) {
