@@ -47,9 +47,12 @@ import org.springframework.util.Assert;
  * Every operation runs on a bounded executor of the store's own (a fixed number of
  * threads and a bounded queue), except one that a caller marked as blocking for it starts
  * ({@link BlockingCaller}, as the engine marks a synchronous acquisition's first request
- * and a synchronous release): that one runs on the calling thread, with no hop to the
- * executor and back, and fails as below when it took longer than the command timeout (the
- * backend's own bound, a query timeout say, must stop it near there). Either way:
+ * and a synchronous release) while fewer operations of the store run than it has threads:
+ * that one runs on the calling thread, with no hop to the executor and back, and fails as
+ * below when it took longer than the command timeout (the backend's own bound, a query
+ * timeout say, must stop it near there). So a burst of callers never takes more of the
+ * backend (connections of a pool, say) than the store's threads and as many callers, and
+ * under load queues for a thread as an asynchronous call does. Either way:
  * <ul>
  * <li>its stage fails with {@link LockBackendException} when the operation throws, when
  * it gets no answer within the {@link #commandTimeout() command timeout} (queueing
@@ -88,11 +91,15 @@ public abstract class BlockingLockStore implements LockStore {
 
 	private static final AtomicInteger stores = new AtomicInteger();
 
-	private static final ThreadLocal<CompletableFuture<?>> running = new ThreadLocal<>();
+	private static final ThreadLocal<CompletableFuture<?>> current = new ThreadLocal<>();
 
 	private final Duration commandTimeout;
 
 	private final BoundedExecutor executor;
+
+	private final int threads;
+
+	private final AtomicInteger running = new AtomicInteger();
 
 	private volatile boolean closed;
 
@@ -119,6 +126,7 @@ public abstract class BlockingLockStore implements LockStore {
 		Assert.notNull(commandTimeout, "'commandTimeout' must not be null");
 		Assert.isTrue(!commandTimeout.isNegative() && !commandTimeout.isZero(), "'commandTimeout' must be positive");
 		this.commandTimeout = commandTimeout;
+		this.threads = threads;
 		this.executor = new BoundedExecutor("distlock-" + name + "-" + stores.incrementAndGet() + "-", threads,
 				queueCapacity);
 	}
@@ -252,8 +260,13 @@ public abstract class BlockingLockStore implements LockStore {
 	 */
 	protected final <T> CompletableFuture<T> call(String key, String operation, Callable<T> command,
 			Consumer<? super T> late) {
-		if (!this.closed && BlockingCaller.take()) {
-			return callHere(key, operation, command, late);
+		if (!this.closed && BlockingCaller.take() && takeCallerThreadTurn()) {
+			try {
+				return callHere(key, operation, command, late);
+			}
+			finally {
+				this.running.decrementAndGet();
+			}
 		}
 		CompletableFuture<T> reply = new CompletableFuture<>();
 		try {
@@ -262,7 +275,8 @@ public abstract class BlockingLockStore implements LockStore {
 					return;
 				}
 				T result;
-				running.set(reply);
+				this.running.incrementAndGet();
+				current.set(reply);
 				try {
 					result = command.call();
 				}
@@ -271,7 +285,8 @@ public abstract class BlockingLockStore implements LockStore {
 					return;
 				}
 				finally {
-					running.remove();
+					current.remove();
+					this.running.decrementAndGet();
 				}
 				if (!reply.complete(result)) {
 					late.accept(result);
@@ -289,6 +304,18 @@ public abstract class BlockingLockStore implements LockStore {
 	}
 
 	/**
+	 * Return whether an operation may run on the calling thread now, counting it as
+	 * running when it may: only while fewer operations run than the store has threads.
+	 */
+	private boolean takeCallerThreadTurn() {
+		if (this.running.incrementAndGet() <= this.threads) {
+			return true;
+		}
+		this.running.decrementAndGet();
+		return false;
+	}
+
+	/**
 	 * Run one blocking operation on the calling thread, which blocks for it anyway: it
 	 * fails as on the executor when the command throws, and when it took longer than the
 	 * command timeout, whose result then goes to {@code late}.
@@ -298,7 +325,7 @@ public abstract class BlockingLockStore implements LockStore {
 		CompletableFuture<T> reply = new CompletableFuture<>();
 		long started = System.nanoTime();
 		T result;
-		running.set(reply);
+		current.set(reply);
 		try {
 			result = command.call();
 		}
@@ -306,7 +333,7 @@ public abstract class BlockingLockStore implements LockStore {
 			return CompletableFuture.failedFuture(backendFailure(key, operation, Stages.unwrap(ex)));
 		}
 		finally {
-			running.remove();
+			current.remove();
 		}
 		if (System.nanoTime() - started > this.commandTimeout.toNanos()) {
 			late.accept(result);
@@ -323,7 +350,7 @@ public abstract class BlockingLockStore implements LockStore {
 	 * @return whether the caller gave up, {@code false} outside an operation
 	 */
 	protected static boolean callerGaveUp() {
-		CompletableFuture<?> reply = running.get();
+		CompletableFuture<?> reply = current.get();
 		return reply != null && reply.isDone();
 	}
 

@@ -35,8 +35,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@link BlockingLockStore} turns blocking operations into the non-blocking SPI: on its
- * own bounded executor, bounded by the command timeout with queueing included, failing
- * with {@link LockBackendException}, refusing at once when full, and never sending an
+ * own bounded executor (or a marked caller's thread while it has a thread to spare),
+ * bounded by the command timeout with queueing included, failing with
+ * {@link LockBackendException}, refusing at once when full, and never sending an
  * operation whose stage already failed.
  *
  * @author distlock
@@ -64,10 +65,52 @@ class BlockingLockStoreTests {
 	}
 
 	@Test
-	void runsEachOperationOnAThreadOfItsOwnNeverTheCallers() {
+	void runsAnUnmarkedCallersOperationOnAThreadOfItsOwn() {
 		assertThat(this.store.isOwner("key", "token").toCompletableFuture().join()).isTrue();
 		assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-")
 			.isNotEqualTo(Thread.currentThread().getName());
+	}
+
+	@Test
+	void anOperationACallerMarkedAsBlockingForItStartsRunsOnTheCallersThread() {
+		CompletableFuture<Boolean> owner = BlockingCaller.run(() -> this.store.isOwner("key", "token"))
+			.toCompletableFuture();
+		assertThat(owner).isCompletedWithValue(true);
+		assertThat(this.ownerCheckThread.get()).isEqualTo(Thread.currentThread().getName());
+	}
+
+	@Test
+	void aMarkedCallerQueuesForAThreadWhileAsManyOperationsRunAsTheStoreHasThreads() {
+		CompletableFuture<LockStore.Attempt> stuck = this.store.tryAcquire("stuck", "token", Duration.ofSeconds(30))
+			.toCompletableFuture();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.acquiresRun.get() == 1);
+		CompletableFuture<Boolean> owner = BlockingCaller.run(() -> this.store.isOwner("key", "token"))
+			.toCompletableFuture();
+		assertThat(owner).isNotDone();
+		assertThat(this.ownerCheckThread.get()).isNull();
+		this.unblock.countDown();
+		await().atMost(Duration.ofSeconds(5)).until(() -> stuck.isDone() && owner.isDone());
+		assertThat(owner).isCompletedWithValue(true);
+		assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-");
+	}
+
+	@Test
+	void anOperationRunningOnACallersThreadCountsAsRunningForTheNextMarkedCaller() {
+		CompletableFuture<LockStore.Attempt> stuckOnCaller = CompletableFuture.supplyAsync(() -> BlockingCaller
+			.run(() -> this.store.tryAcquire("stuck", "token", Duration.ofSeconds(30)).toCompletableFuture().join()));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.acquiresRun.get() == 1);
+		assertThat(this.acquireThread.get()).doesNotStartWith("distlock-test-");
+		CompletableFuture<Boolean> owner = BlockingCaller.run(() -> this.store.isOwner("key", "token"))
+			.toCompletableFuture();
+		await().atMost(Duration.ofSeconds(5)).until(owner::isDone);
+		assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-");
+		this.unblock.countDown();
+		await().atMost(Duration.ofSeconds(35)).until(stuckOnCaller::isDone);
+		assertThat(stuckOnCaller).isCompletedExceptionally();
+		CompletableFuture<Boolean> next = BlockingCaller.run(() -> this.store.isOwner("key", "token"))
+			.toCompletableFuture();
+		assertThat(next).isCompletedWithValue(true);
+		assertThat(this.ownerCheckThread.get()).isEqualTo(Thread.currentThread().getName());
 	}
 
 	@Test
