@@ -38,7 +38,7 @@ final class H2Statements extends LockStatements {
 	private final String nextFence;
 
 	H2Statements(String table, Duration commandTimeout) {
-		super(table, commandTimeout, JdbcDialect.H2.nowMillis(), "0", " FOR UPDATE");
+		super(table, commandTimeout, JdbcDialect.H2.nowMillis(), "0", "TRUE", " FOR UPDATE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0)";
 		this.nextFence = "SELECT NEXT VALUE FOR " + table + "_fence_seq";
 	}

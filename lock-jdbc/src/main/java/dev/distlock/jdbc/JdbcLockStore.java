@@ -403,18 +403,34 @@ public final class JdbcLockStore extends BlockingLockStore
 	// arguments, so it sees this override's nullable type argument as a mismatch
 	@SuppressWarnings("NullAway")
 	public CompletionStage<@Nullable Attempt> handOver(String key, String token, String nextToken, Duration lease) {
+		return handOver(key, token, nextToken, lease, "").thenApply((handOff) -> handOff.attempt());
+	}
+
+	/**
+	 * Hand the lock over as {@link #handOver(String, String, String, Duration)} does, and
+	 * tell whether another client may wait: on PostgreSQL, whether a waiter is recorded
+	 * in the key's row (a refused take or a release listener records it, this client's
+	 * own included, for a few seconds); elsewhere always, since no waiter is recorded.
+	 */
+	@Override
+	// NullAway reads the extension's class file without the @Nullable of its type
+	// arguments, so it sees this override's nullable type argument as a mismatch
+	@SuppressWarnings("NullAway")
+	public CompletionStage<HandOff> handOver(String key, String token, String nextToken, Duration lease,
+			String client) {
 		checkKeyAndToken(key, nextToken);
 		return call(key, "hand over", () -> this.connections.inTransaction((connection) -> {
 			Row row = this.statements.lockAndRead(connection, key);
 			if (row.heldBy(nextToken)) {
-				return Attempt.granted(row.fence());
+				return new HandOff(Attempt.granted(row.fence()), row.othersMayWait());
 			}
 			if (!row.heldBy(token)) {
-				return Attempt.busy(row.held() ? row.remaining() : null);
+				return new HandOff(Attempt.busy(row.held() ? row.remaining() : null), row.othersMayWait());
 			}
-			return Attempt.granted(this.statements.grant(connection, key, nextToken, lease, row));
-		}), (attempt) -> {
-			if (attempt.acquired()) {
+			return new HandOff(Attempt.granted(this.statements.grant(connection, key, nextToken, lease, row)),
+					row.othersMayWait());
+		}), (handOff) -> {
+			if (handOff.attempt().acquired()) {
 				releaseLateGrant(key, nextToken);
 			}
 		});

@@ -99,18 +99,22 @@ abstract class LockStatements {
 	 * @param now the SQL of the database's clock in milliseconds since the epoch
 	 * @param nextFenceColumn the SQL of the next fencing token by the rule of a database
 	 * without sequences, read with a row, or {@code "0"}
+	 * @param othersWaitColumn the SQL of whether a waiter is recorded in the row, on a
+	 * database whose releases tell only recorded waiters, else {@code "TRUE"}: anyone may
+	 * wait
 	 * @param shareLock the clause that keeps other writers of a selected row out until
 	 * the transaction ends, with a leading space
 	 * @param commandTimeout the command timeout, rounded up to whole seconds as the query
 	 * timeout of each statement
 	 */
-	LockStatements(String table, Duration commandTimeout, String now, String nextFenceColumn, String shareLock) {
+	LockStatements(String table, Duration commandTimeout, String now, String nextFenceColumn, String othersWaitColumn,
+			String shareLock) {
 		this.queryTimeoutSeconds = Math.toIntExact(Math.max(1, (commandTimeout.toMillis() + 999) / 1000));
 		this.table = JdbcLockStoreSettings.validTableName(table);
 		this.now = now;
 		this.live = "released = FALSE AND expires_at > " + now;
 		this.readRow = "SELECT owner_token, released, fencing_token, expires_at - " + now + ", " + nextFenceColumn
-				+ " FROM " + table + " WHERE lock_key = ? FOR UPDATE";
+				+ ", " + othersWaitColumn + " FROM " + table + " WHERE lock_key = ? FOR UPDATE";
 		this.grant = "UPDATE " + table + " SET owner_token = ?, released = FALSE, expires_at = " + now
 				+ " + ?, fencing_token = ? WHERE lock_key = ?";
 		this.extend = "UPDATE " + table + " SET expires_at = " + now + " + ? WHERE lock_key = ?";
@@ -121,7 +125,7 @@ abstract class LockStatements {
 				+ " + ? WHERE lock_key = ? AND owner_token = ? AND " + this.live;
 		this.isOwner = "SELECT 1 FROM " + table + " WHERE lock_key = ? AND owner_token = ? AND " + this.live;
 		this.isOwnerInTransaction = this.isOwner + shareLock;
-		this.inspect = "SELECT owner_token, released, fencing_token, expires_at - " + now + ", 0 FROM " + table
+		this.inspect = "SELECT owner_token, released, fencing_token, expires_at - " + now + ", 0, TRUE FROM " + table
 				+ " WHERE lock_key = ?";
 		this.forceRelease = "UPDATE " + table + " SET owner_token = NULL, released = TRUE, expires_at = " + now
 				+ " WHERE lock_key = ?";
@@ -529,12 +533,15 @@ abstract class LockStatements {
 	 * @param fence the last fencing token
 	 * @param remainingMillis how long the lease has left, negative when it ended
 	 * @param nextFence the next fencing token by the rule of a database without sequences
+	 * @param othersMayWait whether another client may wait for the lock: a waiter is
+	 * recorded in the row, or the database records none
 	 */
-	record Row(@Nullable String owner, boolean released, long fence, long remainingMillis, long nextFence) {
+	record Row(@Nullable String owner, boolean released, long fence, long remainingMillis, long nextFence,
+			boolean othersMayWait) {
 
 		static Row read(ResultSet rows, LockStatements statements) throws SQLException {
 			return new Row(statements.text(rows, 1), rows.getBoolean(2), rows.getLong(3), rows.getLong(4),
-					rows.getLong(5));
+					rows.getLong(5), rows.getBoolean(6));
 		}
 
 		boolean held() {

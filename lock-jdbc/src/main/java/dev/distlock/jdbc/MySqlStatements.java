@@ -47,7 +47,7 @@ final class MySqlStatements extends LockStatements {
 
 	MySqlStatements(String table, Duration commandTimeout) {
 		super(table, commandTimeout, JdbcDialect.MYSQL.nowMillis(), "GREATEST(fencing_token + 1, " + MICROS + ")",
-				" LOCK IN SHARE MODE");
+				"TRUE", " LOCK IN SHARE MODE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0) "
 				+ "ON DUPLICATE KEY UPDATE lock_key = lock_key";
 		String now = this.now;

@@ -71,7 +71,8 @@ final class PostgresStatements extends LockStatements {
 	private final String markWaiter;
 
 	PostgresStatements(String table, Duration commandTimeout) {
-		super(table, commandTimeout, JdbcDialect.POSTGRESQL.nowMillis(), "0", " FOR SHARE");
+		super(table, commandTimeout, JdbcDialect.POSTGRESQL.nowMillis(), "0",
+				"waiters_until > " + JdbcDialect.POSTGRESQL.nowMillis(), " FOR SHARE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0) "
 				+ "ON CONFLICT (lock_key) DO NOTHING";
 		this.nextFence = "SELECT nextval('" + table + "_fence_seq')";

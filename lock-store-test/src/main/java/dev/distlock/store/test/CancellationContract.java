@@ -206,6 +206,15 @@ abstract class CancellationContract extends ContractGroup {
 			warmUp.add(client.acquireAsync(uniqueKey("warm-up"), Duration.ZERO, null).toCompletableFuture());
 		}
 		warmUp.forEach((hold) -> hold.join().release());
+		// And one wait, served by a release, starts the threads the store waits with (a
+		// listening connection, a timer), which are not the waiters' either
+		String warmUpKey = uniqueKey("warm-up");
+		LockHold warmUpHold = holder.acquire(warmUpKey, Duration.ZERO, null);
+		CompletableFuture<LockHold> warmUpWait = client.acquireAsync(warmUpKey, Duration.ofSeconds(60), null)
+			.toCompletableFuture();
+		waitAtMost(Duration.ofSeconds(30)).until(() -> client.waitingCount(warmUpKey) == 1);
+		warmUpHold.release();
+		warmUpWait.get(60, TimeUnit.SECONDS).release();
 		int threadsBefore = liveThreads();
 		List<CompletableFuture<LockHold>> waiting = keys.stream()
 			.map((key) -> client.acquireAsync(key, Duration.ofSeconds(60), null).toCompletableFuture())
