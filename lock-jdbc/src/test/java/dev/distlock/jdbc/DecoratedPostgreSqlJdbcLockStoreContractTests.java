@@ -18,6 +18,7 @@ package dev.distlock.jdbc;
 
 import dev.distlock.store.ForwardingLockStore;
 import dev.distlock.store.LockStore;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole contract kit on the JDBC store on PostgreSQL behind a decorator that changes
@@ -27,6 +28,7 @@ import dev.distlock.store.LockStore;
  *
  * @author distlock
  */
+@Tag("slow")
 class DecoratedPostgreSqlJdbcLockStoreContractTests extends PostgreSqlJdbcLockStoreContractTests {
 
 	@Override

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.store.LockStore.Attempt;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author distlock
  */
+@Tag("slow")
 class JdbcLockStorePostgresCrashTests {
 
 	/**

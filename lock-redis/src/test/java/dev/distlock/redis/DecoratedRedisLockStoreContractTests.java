@@ -18,6 +18,7 @@ package dev.distlock.redis;
 
 import dev.distlock.store.ForwardingLockStore;
 import dev.distlock.store.LockStore;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole contract kit on a standalone Redis behind a decorator that changes nothing
@@ -27,6 +28,7 @@ import dev.distlock.store.LockStore;
  *
  * @author distlock
  */
+@Tag("slow")
 class DecoratedRedisLockStoreContractTests extends RedisStandaloneLockStoreContractTests {
 
 	@Override

@@ -41,6 +41,7 @@ import dev.distlock.testing.redis.TestRedis;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -83,6 +84,7 @@ class RedisClusterRenewalTests {
 	}
 
 	@Test
+	@Tag("slow")
 	void tenThousandLocksSurviveThreeLeasePeriodsRenewedOneScriptPerSlotOnEveryNode() throws Exception {
 		StringRedisTemplate redis = TestRedis.template(connectionFactory);
 		RedisLockStore store = new RedisLockStore(redis);

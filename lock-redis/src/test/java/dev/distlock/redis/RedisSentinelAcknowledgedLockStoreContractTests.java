@@ -26,6 +26,7 @@ import dev.distlock.testing.redis.RedisSentinelHandle;
 import dev.distlock.testing.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -38,6 +39,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * @author distlock
  */
+@Tag("slow")
 class RedisSentinelAcknowledgedLockStoreContractTests extends RedisLockStoreContractTests {
 
 	private static RedisSentinelHandle sentinel;

@@ -18,6 +18,7 @@ package dev.distlock.memory;
 
 import dev.distlock.store.ForwardingLockStore;
 import dev.distlock.store.LockStore;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole contract kit on the in-memory store behind a decorator that changes nothing
@@ -27,6 +28,7 @@ import dev.distlock.store.LockStore;
  *
  * @author distlock
  */
+@Tag("slow")
 class DecoratedInMemoryLockStoreContractTests extends InMemoryLockStoreContractTests {
 
 	@Override
