@@ -108,7 +108,10 @@ abstract class LeaseContract extends ContractGroup {
 	void aReleaseRacingARenewalNeverReportsALoss() throws Exception {
 		AtomicInteger losses = new AtomicInteger();
 		DefaultLockClient client = newClient(newStore(),
-				LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(600)), new LossCounter(losses));
+				// Renewal rounds every half second race the churners' releases; the lease
+				// is
+				// long enough not to run out between two rounds on a loaded machine
+				LockClientSettings.defaults().withWatchdogLease(Duration.ofMillis(1500)), new LossCounter(losses));
 		int threads = 6;
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		List<Future<Integer>> churners = new ArrayList<>();
