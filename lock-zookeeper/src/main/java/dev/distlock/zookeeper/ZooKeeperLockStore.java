@@ -401,8 +401,9 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	public CompletionStage<KeyState> inspect(String key) {
 		// A free key reserved for the fair line's head is the head's
 		return sync(key, "inspect").thenCompose((synced) -> holderData(key, "inspect"))
-			.thenCompose((holder) -> (holder != null) ? CompletableFuture.completedFuture(holder)
-					: nodeData(key, this.paths.nextPath(key), "inspect"))
+			.<@Nullable Holder>thenCompose(
+					(holder) -> (holder != null) ? CompletableFuture.<@Nullable Holder>completedFuture(holder)
+							: nodeData(key, this.paths.nextPath(key), "inspect"))
 			.thenApply((holder) -> (holder != null) ? new KeyState(holder.token(), null, holder.stat().getCzxid())
 					: new KeyState(null, null, 0));
 	}
@@ -433,7 +434,7 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	private CompletableFuture<@Nullable Holder> nodeData(String key, String path, String what) {
 		return this.background
 			.call(key, what, (callback) -> this.client.getData().inBackground(callback).forPath(path), Code.NONODE)
-			.thenApply(
+			.<@Nullable Holder>thenApply(
 					(event) -> (Background.code(event) == Code.OK && event.getData() != null && event.getStat() != null)
 							? new Holder(new String(event.getData(), StandardCharsets.UTF_8), event.getStat()) : null);
 	}
