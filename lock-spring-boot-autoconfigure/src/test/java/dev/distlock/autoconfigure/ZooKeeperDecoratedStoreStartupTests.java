@@ -19,7 +19,6 @@ import dev.distlock.autoconfigure.zookeeper.ZooKeeperLockStoreConfigurationTests
 import java.time.Duration;
 
 import dev.distlock.store.ForwardingLockStore;
-import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.zookeeper.ZooKeeperLockStore;
 import org.apache.curator.framework.CuratorFramework;
@@ -32,15 +31,15 @@ import static dev.distlock.autoconfigure.DecoratedStoreStartup.assertStartupFail
 
 /**
  * An application that puts a decorator ({@link ForwardingLockStore}) over the ZooKeeper
- * store keeps its startup refusals: a fixed {@code leaseTime}, which a store whose locks
- * live as long as its session cannot keep, and a read lock.
+ * store keeps its startup refusal of a fixed {@code leaseTime}, which a store whose locks
+ * live as long as its session cannot keep.
  *
  * @author distlock
  */
 class ZooKeeperDecoratedStoreStartupTests {
 
 	@Test
-	void aDecoratedZooKeeperStoreStillRefusesAFixedLeaseAndAReadLock() throws Exception {
+	void aDecoratedZooKeeperStoreStillRefusesAFixedLease() throws Exception {
 		try (TestingServer server = new TestingServer(true);
 				CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), 10_000, 5_000,
 						new RetryOneTime(100))) {
@@ -48,9 +47,6 @@ class ZooKeeperDecoratedStoreStartupTests {
 			assertStartupFails(() -> new ForwardingLockStore(new ZooKeeperLockStore(client, Duration.ofSeconds(10))),
 					ZooKeeperLockStoreConfigurationTests.FixedLeaseService.class, "@DistributedLock(leaseTime = PT10S)",
 					SessionLeaseExtension.class);
-			assertStartupFails(() -> new ForwardingLockStore(new ZooKeeperLockStore(client, Duration.ofSeconds(10))),
-					ZooKeeperLockStoreConfigurationTests.ReadService.class, "@DistributedLock(mode = READ)",
-					ReadLockExtension.class);
 		}
 	}
 

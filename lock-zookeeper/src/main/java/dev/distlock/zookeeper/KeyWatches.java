@@ -16,6 +16,7 @@
 
 package dev.distlock.zookeeper;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,12 +35,13 @@ import org.apache.zookeeper.Watcher.Event.EventType;
 
 /**
  * The release notifications of the store: one watch per key that a local caller listens
- * to, shared by its listeners, on the key's holder node alone (see {@link LockPaths}), so
- * that queue nodes coming and going wake nobody. Where the server has them (ZooKeeper 3.6
- * and later) the watch is a persistent one, and the holder node's deletion runs the
- * listeners; on an older server it is a one-shot watch, set again each time it fires.
- * After a reconnect every watch is set again and every listener runs once, since releases
- * may have been missed meanwhile.
+ * to, shared by its listeners, on the key's holder node and on its readers' container
+ * alone (see {@link LockPaths}), so that queue nodes coming and going wake nobody, and
+ * the last reader's leaving (which deletes the container) wakes the listeners. Where the
+ * server has them (ZooKeeper 3.6 and later) the watch is a persistent one, and the holder
+ * node's deletion runs the listeners; on an older server it is a one-shot watch, set
+ * again each time it fires. After a reconnect every watch is set again and every listener
+ * runs once, since releases may have been missed meanwhile.
  *
  * @author distlock
  * @since 0.1.0
@@ -64,7 +66,8 @@ final class KeyWatches {
 	Subscription subscribe(String key, Runnable listener) {
 		KeyWatch[] added = new KeyWatch[1];
 		KeyWatch watch = this.watches.compute(key, (name, existing) -> {
-			KeyWatch current = (existing != null) ? existing : new KeyWatch(this.paths.holderPath(name));
+			KeyWatch current = (existing != null) ? existing
+					: new KeyWatch(List.of(this.paths.holderPath(name), this.paths.readersPath(name)));
 			if (existing == null) {
 				added[0] = current;
 			}
@@ -109,6 +112,12 @@ final class KeyWatches {
 	}
 
 	private void arm(KeyWatch watch) {
+		for (String path : watch.paths) {
+			arm(watch, path);
+		}
+	}
+
+	private void arm(KeyWatch watch, String path) {
 		try {
 			if (this.persistent) {
 				this.client.watchers()
@@ -116,17 +125,17 @@ final class KeyWatches {
 					.withMode(AddWatchMode.PERSISTENT)
 					.inBackground((client, event) -> armed(watch, event))
 					.usingWatcher(watch)
-					.forPath(watch.path);
+					.forPath(path);
 			}
 			else {
 				this.client.checkExists()
 					.usingWatcher(watch)
 					.inBackground((client, event) -> armed(watch, event))
-					.forPath(watch.path);
+					.forPath(path);
 			}
 		}
 		catch (Exception ex) {
-			logger.debug("Could not watch " + watch.path + "; waiters re-check on their timer", ex);
+			logger.debug("Could not watch " + path + "; waiters re-check on their timer", ex);
 		}
 	}
 
@@ -138,23 +147,25 @@ final class KeyWatches {
 			arm(watch);
 		}
 		else if (code != Code.OK && code != Code.NONODE) {
-			logger.debug("Could not watch " + watch.path + " (" + code + "); waiters re-check on their timer");
+			logger.debug("Could not watch " + event.getPath() + " (" + code + "); waiters re-check on their timer");
 		}
 	}
 
 	private void disarm(KeyWatch watch) {
 		watch.closed = true;
 		if (this.persistent) {
-			try {
-				this.client.watchers()
-					.remove(watch)
-					.ofType(Watcher.WatcherType.Any)
-					.quietly()
-					.inBackground()
-					.forPath(watch.path);
-			}
-			catch (Exception ex) {
-				logger.debug("Could not remove the watch on " + watch.path, ex);
+			for (String path : watch.paths) {
+				try {
+					this.client.watchers()
+						.remove(watch)
+						.ofType(Watcher.WatcherType.Any)
+						.quietly()
+						.inBackground()
+						.forPath(path);
+				}
+				catch (Exception ex) {
+					logger.debug("Could not remove the watch on " + path, ex);
+				}
 			}
 		}
 	}
@@ -164,14 +175,14 @@ final class KeyWatches {
 	 */
 	private final class KeyWatch implements Watcher {
 
-		final String path;
+		final List<String> paths;
 
 		final Set<Runnable> listeners = new CopyOnWriteArraySet<>();
 
 		volatile boolean closed;
 
-		KeyWatch(String path) {
-			this.path = path;
+		KeyWatch(List<String> paths) {
+			this.paths = paths;
 		}
 
 		@Override
@@ -185,7 +196,7 @@ final class KeyWatches {
 				}
 				return;
 			}
-			arm(this);
+			arm(this, event.getPath());
 			if (event.getType() == EventType.NodeDeleted) {
 				notifyListeners();
 			}

@@ -38,7 +38,12 @@ import org.springframework.util.Assert;
  * <li>{@code q-<waiter>-<sequence>}: the ephemeral sequential node of a waiter in line
  * ({@link WaitingLine}), ZooKeeper's ten-digit sequence number giving its place;</li>
  * <li>{@value #NEXT}: the ephemeral node of the fair line's head, its data the head's
- * token: while it exists every take but the head's own fails.</li>
+ * token: while it exists every take but the head's own fails;</li>
+ * <li>{@value #READERS}: the container of the readers' ephemeral {@code r-<token>} nodes
+ * ({@link ReadGrants}): while it exists every take of a writer fails;</li>
+ * <li>{@value #WRITER_WAITING}: the ephemeral mark of a writer waiting for readers, its
+ * data the writer's token ({@link WriterMarks}): while it exists new readers are
+ * refused.</li>
  * </ul>
  * <p>
  * A segment keeps ASCII letters, digits, {@code '_'}, {@code '-'}, {@code ':'} and
@@ -57,7 +62,15 @@ final class LockPaths {
 	/** The name of the fair queue head's node. */
 	static final String NEXT = "next";
 
+	/** The name of the container of the readers' nodes. */
+	static final String READERS = "readers";
+
+	/** The name of the mark of a writer waiting for readers. */
+	static final String WRITER_WAITING = "writer-waiting";
+
 	private static final String OWNER_PREFIX = "o-";
+
+	private static final String READER_PREFIX = "r-";
 
 	private static final String QUEUE_PREFIX = "q-";
 
@@ -116,6 +129,28 @@ final class LockPaths {
 	 */
 	String nextPath(String key) {
 		return keyPath(key) + "/" + NEXT;
+	}
+
+	/**
+	 * Return the container of the readers' nodes of {@code key}.
+	 */
+	String readersPath(String key) {
+		return keyPath(key) + "/" + READERS;
+	}
+
+	/**
+	 * Return the node of the reader {@code token} on {@code key}, which exists while the
+	 * token reads the key.
+	 */
+	String readerPath(String key, String token) {
+		return readersPath(key) + "/" + READER_PREFIX + segment(token);
+	}
+
+	/**
+	 * Return the mark of a writer waiting for the readers of {@code key}.
+	 */
+	String writerWaitingPath(String key) {
+		return keyPath(key) + "/" + WRITER_WAITING;
 	}
 
 	/**

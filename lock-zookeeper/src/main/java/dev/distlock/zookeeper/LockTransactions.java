@@ -39,11 +39,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * The store's writes, each one {@code multi} transaction, so each is one request and one
  * round trip: a take creates a key's holder and owner nodes (and sets the owner node's
- * data, whose reply carries the stat, the creation zxid included); a give-back deletes
- * both, the owner node first, so that it fails when the token no longer holds the key. A
- * take of several keys puts every key's operations into one transaction, in the client's
- * order. A transaction that finds a key's node missing creates the key's container node
- * and is sent again, at most {@value #ATTEMPTS} times in all.
+ * data, whose reply carries the stat, the creation zxid included), and creates and
+ * deletes the readers' container, which fails the take while readers hold the key
+ * ({@link ReadGrants}); a give-back deletes both, the owner node first, so that it fails
+ * when the token no longer holds the key. A take of several keys puts every key's
+ * operations into one transaction, in the client's order. A transaction that finds a
+ * key's node missing creates the key's container node and is sent again, at most
+ * {@value #ATTEMPTS} times in all.
  *
  * @author distlock
  * @since 0.1.0
@@ -51,10 +53,13 @@ import org.jspecify.annotations.Nullable;
 final class LockTransactions {
 
 	/** The operations of one key's take. */
-	static final int TAKE_OPERATIONS = 5;
+	static final int TAKE_OPERATIONS = 7;
 
 	/** The index of a take's operation whose result carries the stat. */
 	static final int STAT_INDEX = 2;
+
+	/** The index of a take's operation that fails while readers hold the key. */
+	static final int READERS_INDEX = 3;
 
 	private static final int ATTEMPTS = 3;
 
@@ -102,16 +107,16 @@ final class LockTransactions {
 							new IllegalStateException("ZooKeeper answered the grant without its stat")));
 				}
 				return CompletableFuture.completedFuture(new Taken(
-						Attempt.granted(this.store.granted(key, token, stat.getCzxid(), stat.getEphemeralOwner())),
-						-1));
+						Attempt.granted(this.store.granted(key, token, stat.getCzxid(), stat.getEphemeralOwner())), -1,
+						false));
 			}
 			if (outcome.code() == Code.NODEEXISTS && outcome.interrupted() && outcome.failedIndex() <= 0) {
 				// Curator may have sent the take again after its reply was lost
-				return ownTake(key, token).thenApply((taken) -> new Taken(taken, -1));
+				return ownTake(key, token).thenApply((taken) -> new Taken(taken, -1, false));
 			}
 			int failed = outcome.failedIndex();
-			return CompletableFuture
-				.completedFuture(new Taken(ZooKeeperLockStore.busy(), (failed >= own) ? failed - own : -1));
+			return CompletableFuture.completedFuture(new Taken(ZooKeeperLockStore.busy(),
+					(failed >= own) ? failed - own : -1, failed == READERS_INDEX && outcome.code() == Code.NODEEXISTS));
 		});
 	}
 
@@ -137,15 +142,13 @@ final class LockTransactions {
 	 */
 	void addTake(List<CuratorOp> operations, String key, String token) throws Exception {
 		addClaim(operations, key, token);
-		String next = this.store.paths().nextPath(key);
-		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
-			.forPath(next, new byte[0]));
-		operations.add(this.store.client().transactionOp().delete().forPath(next));
+		addAbsent(operations, this.store.paths().nextPath(key));
 	}
 
 	/**
 	 * Add the operations that take {@code key} for {@code token} whatever the fair queue:
-	 * three of them, the {@value #STAT_INDEX}th one's result carrying the stat.
+	 * five of them, the {@value #STAT_INDEX}th one's result carrying the stat, the
+	 * {@value #READERS_INDEX}th one failing while readers hold the key.
 	 */
 	void addClaim(List<CuratorOp> operations, String key, String token) throws Exception {
 		LockPaths paths = this.store.paths();
@@ -155,6 +158,17 @@ final class LockTransactions {
 			.forPath(paths.ownerPath(key, token), new byte[0]));
 		operations
 			.add(this.store.client().transactionOp().setData().withVersion(0).forPath(paths.ownerPath(key, token)));
+		addAbsent(operations, paths.readersPath(key));
+	}
+
+	/**
+	 * Add a create and a delete of {@code path}, which fail the transaction while the
+	 * node exists and leave nothing behind.
+	 */
+	void addAbsent(List<CuratorOp> operations, String path) throws Exception {
+		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
+			.forPath(path, new byte[0]));
+		operations.add(this.store.client().transactionOp().delete().forPath(path));
 	}
 
 	/**
@@ -280,8 +294,9 @@ final class LockTransactions {
 	 *
 	 * @param attempt the grant or the refusal
 	 * @param failedExtra the index of the extra operation that failed the take, or -1
+	 * @param byReaders whether readers hold the key (or their container is left empty)
 	 */
-	record Taken(Attempt attempt, int failedExtra) {
+	record Taken(Attempt attempt, int failedExtra, boolean byReaders) {
 
 	}
 

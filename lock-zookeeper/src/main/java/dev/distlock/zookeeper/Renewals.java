@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.LockStore.RenewalOutcome;
@@ -49,10 +51,24 @@ final class Renewals {
 
 	private final ZooKeeperLockStore store;
 
+	private final HeldNodes held;
+
+	private final BiFunction<String, String, CompletionStage<Boolean>> ownerCheck;
+
 	private volatile @Nullable Duration lastLease;
 
-	Renewals(ZooKeeperLockStore store) {
+	/**
+	 * Create the renewals of one kind of grant.
+	 * @param store the store
+	 * @param held the grants of that kind the store made
+	 * @param ownerCheck the owner check of that kind of grant, for a token the store does
+	 * not hold
+	 */
+	Renewals(ZooKeeperLockStore store, HeldNodes held,
+			BiFunction<String, String, CompletionStage<Boolean>> ownerCheck) {
 		this.store = store;
+		this.held = held;
+		this.ownerCheck = ownerCheck;
 	}
 
 	/**
@@ -74,10 +90,10 @@ final class Renewals {
 		List<Grant> checked = new ArrayList<>();
 		List<CompletableFuture<RenewalOutcome>> checkedOutcomes = new ArrayList<>();
 		for (Renewal renewal : renewals) {
-			Grant grant = this.store.held().get(renewal.key(), renewal.token());
+			Grant grant = this.held.get(renewal.key(), renewal.token());
 			if (grant == null) {
 				outcomes.add(refused ? CompletableFuture.completedFuture(RenewalOutcome.FAILED)
-						: this.store.isOwner(renewal.key(), renewal.token())
+						: this.ownerCheck.apply(renewal.key(), renewal.token())
 							.toCompletableFuture()
 							.handle((owner, failure) -> (failure != null) ? RenewalOutcome.FAILED
 									: owner ? RenewalOutcome.RENEWED : RenewalOutcome.LOST));

@@ -97,13 +97,17 @@ final class SessionFollower implements ConnectionStateListener {
 			this.interruptions.incrementAndGet();
 			if (state == ConnectionState.LOST) {
 				this.store.held().sessionExpired();
+				this.store.readers().sessionExpired();
+				this.store.marks().sessionLost();
 				this.store.line().sessionLost();
 			}
 			this.store.held().connectionSuspended();
+			this.store.readers().connectionSuspended();
 			this.interruptionListeners.forEach(Runnable::run);
 		}
 		else if (state == ConnectionState.RECONNECTED) {
 			freeSuspendedGrants();
+			this.store.readers().reconnected();
 			this.store.watches().reconnected();
 			this.store.line().wakeAll();
 		}

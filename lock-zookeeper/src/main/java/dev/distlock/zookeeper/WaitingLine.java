@@ -44,7 +44,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The line of waiters of each key: a waiter (a waiting client, or a fair caller) keeps
  * one ephemeral sequential queue node ({@link LockPaths}) for its whole wait, and watches
- * only the node just before its own, or the holder node when its own is first; so a
+ * only the node just before its own, or the holder node when its own is first (or, while
+ * readers hold the key instead, one reader's node at a time: {@link WriterMarks}); so a
  * release wakes the first waiter alone, and a waiter leaving wakes none (its successor
  * only moves its watch). The node goes when its waiter is granted (in the grant's own
  * transaction), leaves, stops refreshing its place within its time to live, or loses its
@@ -83,6 +84,7 @@ final class WaitingLine {
 			// Its watch has not fired: the key is held, or another client is first in
 			// line
 			waiting.refreshed(waiterTtl);
+			this.store.marks().refresh(key, token);
 			return CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
 		}
 		String place = placeOf(key, waiter);
@@ -95,7 +97,7 @@ final class WaitingLine {
 				return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
 			}
 		}
-		return this.store.take(key, token, true, extra).thenCompose((taken) -> {
+		return this.store.take(key, token, true, extra, true).thenCompose((taken) -> {
 			if (taken.failedExtra() >= 0 && again) {
 				// The place is gone (its waiter's time to live ran out): try without it
 				granted(key, waiter);
@@ -127,11 +129,12 @@ final class WaitingLine {
 			if (!place.ready.isDone() || place.armed) {
 				// Its watch has not fired: the key is held, or another caller is before
 				// it
+				this.store.marks().refresh(key, token);
 				return CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
 			}
 			return place.head ? claim(place) : arm(place).thenCompose((armed) -> claimIfFree(place));
 		}
-		return this.store.take(key, token, true, List.of()).thenCompose((taken) -> {
+		return this.store.take(key, token, true, List.of(), grantTimeout != null).thenCompose((taken) -> {
 			if (taken.attempt().acquired() || grantTimeout == null) {
 				return CompletableFuture.completedFuture(taken.attempt());
 			}
@@ -165,7 +168,7 @@ final class WaitingLine {
 		catch (Exception ex) {
 			return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
 		}
-		return this.store.take(key, place.id.waiter(), false, extra).thenCompose((taken) -> {
+		return this.store.take(key, place.id.waiter(), false, extra, true).thenCompose((taken) -> {
 			if (taken.attempt().acquired() || taken.failedExtra() >= 0) {
 				// Granted, or the place is gone (its time to live ran out): the caller
 				// asks again without it
@@ -310,7 +313,7 @@ final class WaitingLine {
 			return CompletableFuture.completedFuture(null);
 		}
 		place.armed = true;
-		return this.store.children(key, WAIT).thenCompose((children) -> {
+		return children(key).thenCompose((children) -> {
 			List<String> line = LockPaths.queue(children);
 			int index = line.indexOf(LockPaths.name(path));
 			if (index < 0) {
@@ -328,6 +331,20 @@ final class WaitingLine {
 			logger.debug("Could not watch the waiting line of " + key, failure);
 			return null;
 		});
+	}
+
+	/**
+	 * List the children of the node of {@code key}: none when it does not exist.
+	 */
+	private CompletableFuture<List<String>> children(String key) {
+		return this.store.background()
+			.call(key, WAIT,
+					(callback) -> this.store.client()
+						.getChildren()
+						.inBackground(callback)
+						.forPath(this.store.paths().keyPath(key)),
+					Code.NONODE)
+			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
 	}
 
 	/**
@@ -349,10 +366,18 @@ final class WaitingLine {
 					return CompletableFuture.completedFuture(null);
 				}
 				if (holder) {
-					// Nobody holds the key: the waiter tries at once
-					place.armed = false;
-					wake(place.id);
-					return CompletableFuture.completedFuture(null);
+					// No writer holds the key: the waiter tries at once, unless readers
+					// hold it (it then waits for the last to leave)
+					return this.store.marks().watchReaders(key, () -> {
+						if (this.places.get(place.id) == place) {
+							arm(place);
+						}
+					}).thenAccept((readers) -> {
+						if (!readers) {
+							place.armed = false;
+							wake(place.id);
+						}
+					});
 				}
 				return arm(place);
 			});

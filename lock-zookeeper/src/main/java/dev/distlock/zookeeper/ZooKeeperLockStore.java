@@ -27,9 +27,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.HeldLockOperations;
 import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.LossReason;
+import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
@@ -94,13 +96,17 @@ import org.springframework.util.Assert;
  * stops asking leaves within its grant timeout, its reservation with it.</li>
  * <li>Several keys are taken in one {@code multi} transaction, all or none
  * ({@link MultiGrant}).</li>
+ * <li>Read locks ({@link ReadLockExtension}) are ephemeral nodes of the key's readers
+ * container, which fails every writer's take while it exists ({@link ReadGrants}); a
+ * writer waiting for readers marks the key, which refuses new readers
+ * ({@link WriterMarks}).</li>
  * </ul>
  *
  * @author distlock
  * @since 0.1.0
  */
 public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, FairQueueExtension, SeveralKeysExtension,
-		InspectionExtension, SessionLeaseExtension {
+		InspectionExtension, SessionLeaseExtension, ReadLockExtension {
 
 	/**
 	 * The base path used when none is given.
@@ -131,7 +137,11 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 
 	private final WaitingLine line = new WaitingLine(this);
 
-	private final Renewals renewals = new Renewals(this);
+	private final Renewals renewals = new Renewals(this, this.held, this::isOwner);
+
+	private final ReadGrants readers = new ReadGrants(this, RELEASES_REMEMBERED);
+
+	private final WriterMarks marks = new WriterMarks(this);
 
 	private final KeyWatches watches;
 
@@ -196,7 +206,17 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	@Override
 	public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 		CompletableFuture<Attempt> known = answeredAtOnce(key, token, lease);
-		return (known != null) ? known : take(key, token, true, List.of()).thenApply(Taken::attempt);
+		return (known != null) ? known : take(key, token, true, List.of(), false).thenApply(Taken::attempt);
+	}
+
+	@Override
+	public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
+		return this.readers.tryAcquire(key, token, lease);
+	}
+
+	@Override
+	public HeldLockOperations readGrants() {
+		return this.readers;
 	}
 
 	@Override
@@ -248,11 +268,13 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 
 	/**
 	 * Take {@code key} for {@code token} in one transaction, with {@code extra}
-	 * operations after the take's own.
+	 * operations after the take's own; a refusal by readers marks the key when the writer
+	 * {@code waits} ({@link WriterMarks}).
 	 * @see LockTransactions#take
 	 */
-	CompletableFuture<Taken> take(String key, String token, boolean gated, List<CuratorOp> extra) {
-		return this.transactions.take(key, token, gated, extra, (late) -> undoLateGrant(key, token));
+	CompletableFuture<Taken> take(String key, String token, boolean gated, List<CuratorOp> extra, boolean waits) {
+		return this.marks.take(key, token, waits,
+				() -> this.transactions.take(key, token, gated, extra, (late) -> undoLateGrant(key, token)));
 	}
 
 	/**
@@ -379,8 +401,9 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	public CompletionStage<KeyState> inspect(String key) {
 		// A free key reserved for the fair line's head is the head's
 		return sync(key, "inspect").thenCompose((synced) -> holderData(key, "inspect"))
-			.thenCompose((holder) -> (holder != null) ? CompletableFuture.completedFuture(holder)
-					: nodeData(key, this.paths.nextPath(key), "inspect"))
+			.<@Nullable Holder>thenCompose(
+					(holder) -> (holder != null) ? CompletableFuture.<@Nullable Holder>completedFuture(holder)
+							: nodeData(key, this.paths.nextPath(key), "inspect"))
 			.thenApply((holder) -> (holder != null) ? new KeyState(holder.token(), null, holder.stat().getCzxid())
 					: new KeyState(null, null, 0));
 	}
@@ -411,7 +434,7 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	private CompletableFuture<@Nullable Holder> nodeData(String key, String path, String what) {
 		return this.background
 			.call(key, what, (callback) -> this.client.getData().inBackground(callback).forPath(path), Code.NONODE)
-			.thenApply(
+			.<@Nullable Holder>thenApply(
 					(event) -> (Background.code(event) == Code.OK && event.getData() != null && event.getStat() != null)
 							? new Holder(new String(event.getData(), StandardCharsets.UTF_8), event.getStat()) : null);
 	}
@@ -429,13 +452,12 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	@Override
 	public @Nullable String lossReason(String key, String token) {
 		Grant grant = this.held.get(key, token);
-		return (grant != null) ? grant.lost() : null;
+		return (grant != null) ? grant.lost() : this.readers.lossReason(key, token);
 	}
 
 	@Override
 	public @Nullable LossReason lossKind(String key, String token) {
-		Grant grant = this.held.get(key, token);
-		return (grant != null && HeldNodes.SESSION_EXPIRED.equals(grant.lost())) ? LossReason.SESSION_EXPIRED : null;
+		return HeldNodes.SESSION_EXPIRED.equals(lossReason(key, token)) ? LossReason.SESSION_EXPIRED : null;
 	}
 
 	@Override
@@ -518,7 +540,7 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 	 * Bring the server this client reads from up to date with the leader, so that the
 	 * next read sees every write committed before it.
 	 */
-	private CompletableFuture<CuratorEvent> sync(String key, String what) {
+	CompletableFuture<CuratorEvent> sync(String key, String what) {
 		return this.background.call(key, what,
 				(callback) -> this.client.sync().inBackground(callback).forPath(this.paths.basePath()));
 	}
@@ -538,23 +560,16 @@ public final class ZooKeeperLockStore implements LockStore, WakeOneExtension, Fa
 		return this.line;
 	}
 
-	/**
-	 * List the children of the node of {@code key}: none when it does not exist.
-	 */
-	CompletableFuture<List<String>> children(String key, String what) {
-		return this.background
-			.call(key, what,
-					(callback) -> this.client.getChildren().inBackground(callback).forPath(this.paths.keyPath(key)),
-					Code.NONODE)
-			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
+	ReadGrants readers() {
+		return this.readers;
+	}
+
+	WriterMarks marks() {
+		return this.marks;
 	}
 
 	KeyWatches watches() {
 		return this.watches;
-	}
-
-	Renewals renewals() {
-		return this.renewals;
 	}
 
 	/**

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.testing.BackendVersions;
@@ -34,6 +35,8 @@ import org.apache.curator.test.TestingCluster;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Version;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * A three-server ZooKeeper ensemble started in-process (Curator's {@link TestingCluster}:
@@ -87,6 +90,13 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
+	 * Close {@code client} with the test's own clients.
+	 */
+	void adopt(CuratorFramework client) {
+		this.clients.add(client);
+	}
+
+	/**
 	 * Return a new store with a client of its own.
 	 */
 	ZooKeeperLockStore newStore() {
@@ -100,11 +110,11 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
-	 * Return whether {@code key} is locked: whether its holder node exists, read after a
-	 * sync with the leader.
+	 * Return whether {@code key} is locked: whether its holder node exists or readers
+	 * hold it, read after a sync with the leader.
 	 */
 	boolean isLocked(String key) {
-		return children(key).contains(LockPaths.HOLDER);
+		return children(key).contains(LockPaths.HOLDER) || !readers(key).isEmpty();
 	}
 
 	/**
@@ -112,7 +122,17 @@ final class TestEnsemble implements AutoCloseable {
 	 * none when the node does not exist.
 	 */
 	List<String> children(String key) {
-		String path = keyPath(key);
+		return childrenOf(keyPath(key));
+	}
+
+	/**
+	 * Return the reader nodes of {@code key}, read after a sync with the leader.
+	 */
+	List<String> readers(String key) {
+		return childrenOf(keyPath(key) + "/" + LockPaths.READERS);
+	}
+
+	private List<String> childrenOf(String path) {
 		try {
 			// One session answers in order: the read follows the sync without waiting for
 			// it
@@ -131,10 +151,21 @@ final class TestEnsemble implements AutoCloseable {
 	}
 
 	/**
-	 * Delete the holder and owner nodes of {@code key}, as its holder's session ending
-	 * would, without notifying anybody but ZooKeeper's watchers.
+	 * Delete the holder, owner and reader nodes of {@code key}, as its holders' sessions
+	 * ending would, without notifying anybody but ZooKeeper's watchers.
 	 */
 	void deleteGrants(String key) {
+		for (String reader : readers(key)) {
+			try {
+				this.admin.delete().forPath(keyPath(key) + "/" + LockPaths.READERS + "/" + reader);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				// gone already
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
 		for (String child : children(key)) {
 			if (child.equals(LockPaths.HOLDER) || child.startsWith("o-")) {
 				try {
@@ -166,6 +197,24 @@ final class TestEnsemble implements AutoCloseable {
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * End the session of {@code client} on the ensemble, as its expiry would: a second
+	 * connection in the same session closes it.
+	 */
+	void endSession(CuratorFramework client) throws Exception {
+		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper same = new ZooKeeper(this.cluster.getConnectString(), 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, zooKeeper.getSessionId(), zooKeeper.getSessionPasswd());
+		if (!connected.await(10, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("Could not join the session to end it");
+		}
+		same.close();
 	}
 
 	/**

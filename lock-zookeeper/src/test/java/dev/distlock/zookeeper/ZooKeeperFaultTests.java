@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.distlock.DistributedLockException;
 import dev.distlock.LockLostException;
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientSettings;
 import dev.distlock.core.LockHold;
 import dev.distlock.LossReason;
@@ -132,6 +133,78 @@ class ZooKeeperFaultTests {
 		assertThat(overlaps).hasValue(0);
 		assertThat(afterKill.get()).isGreaterThanOrEqualTo(20);
 		assertThat(completed.get() + toldLost.get()).isGreaterThan(40);
+	}
+
+	@Test
+	void killingTheLeaderDuringFairAndReadWriteHoldsLetsNoWriterOverlapAnotherHolder() throws Exception {
+		String key = "leader-killed-read-write";
+		AtomicInteger readers = new AtomicInteger();
+		AtomicInteger writers = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger writes = new AtomicInteger();
+		AtomicInteger afterKill = new AtomicInteger();
+		AtomicBoolean killed = new AtomicBoolean();
+		AtomicBoolean stop = new AtomicBoolean();
+		ExecutorService threads = Executors.newFixedThreadPool(9);
+		List<Future<?>> workers = new ArrayList<>();
+		for (int c = 0; c < 3; c++) {
+			DefaultLockClient client = newClient();
+			// A fair writer, a plain writer and a reader per instance
+			List<LockClient> kinds = List.of(client.fair(), client, client.readLocks());
+			for (int k = 0; k < kinds.size(); k++) {
+				LockClient locks = kinds.get(k);
+				boolean reads = k == 2;
+				workers.add(threads.submit(() -> {
+					while (!stop.get()) {
+						LockHold hold;
+						try {
+							hold = locks.acquire(key, Duration.ofSeconds(20), null);
+						}
+						catch (DistributedLockException ex) {
+							continue;
+						}
+						if (reads) {
+							readers.incrementAndGet();
+							if (writers.get() > 0) {
+								overlaps.incrementAndGet();
+							}
+						}
+						else if (writers.incrementAndGet() > 1 || readers.get() > 0) {
+							overlaps.incrementAndGet();
+						}
+						// Stays inside a while so that an overlap, which must not happen,
+						// would be seen
+						sleepQuietly(20);
+						(reads ? readers : writers).decrementAndGet();
+						try {
+							hold.release();
+							if (!reads) {
+								writes.incrementAndGet();
+								if (killed.get()) {
+									afterKill.incrementAndGet();
+								}
+							}
+						}
+						catch (DistributedLockException ex) {
+							// lost with the connection, or the release is retried in the
+							// background
+						}
+					}
+					return null;
+				}));
+			}
+		}
+		await().atMost(Duration.ofSeconds(60)).until(() -> writes.get() >= 10);
+		InstanceSpec leader = this.ensemble.leader();
+		assertThat(this.ensemble.cluster().killServer(leader)).isTrue();
+		killed.set(true);
+		await().atMost(Duration.ofSeconds(90)).until(() -> afterKill.get() >= 10);
+		stop.set(true);
+		for (Future<?> worker : workers) {
+			worker.get(60, TimeUnit.SECONDS);
+		}
+		threads.shutdown();
+		assertThat(overlaps).hasValue(0);
 	}
 
 	@Test

@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +28,6 @@ import java.util.concurrent.locks.LockSupport;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,7 +79,7 @@ class ZooKeeperWaitingLineTests {
 		assertThat(join(lost.tryAcquire(key, "l", LEASE, "lost", TTL)).acquired()).isFalse();
 		assertThat(join(next.tryAcquire(key, "n", LEASE, "next", TTL)).acquired()).isFalse();
 		assertThat(queueNodes(key)).hasSize(2);
-		endSession(lostClient);
+		ensemble.endSession(lostClient);
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
 			assertThat(queueNodes(key)).singleElement().satisfies((name) -> assertThat(name).startsWith("q-next-"));
 			assertThat(lost.line().placeOf(key, "lost")).as("the lost session's place is forgotten").isNull();
@@ -158,22 +155,6 @@ class ZooKeeperWaitingLineTests {
 
 	private static List<String> queueNodes(String key) {
 		return ensemble.children(key).stream().filter((name) -> name.startsWith("q-")).toList();
-	}
-
-	/**
-	 * End the session of {@code client} on the ensemble, as its expiry would: a second
-	 * connection in the same session closes it.
-	 */
-	private static void endSession(CuratorFramework client) throws Exception {
-		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
-		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper same = new ZooKeeper(ensemble.cluster().getConnectString(), 10_000, (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				connected.countDown();
-			}
-		}, zooKeeper.getSessionId(), zooKeeper.getSessionPasswd());
-		assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
-		same.close();
 	}
 
 	private static <T> T join(CompletionStage<T> stage) throws Exception {

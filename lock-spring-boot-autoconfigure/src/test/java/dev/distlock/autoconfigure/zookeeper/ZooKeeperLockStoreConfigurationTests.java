@@ -248,8 +248,14 @@ public class ZooKeeperLockStoreConfigurationTests {
 	}
 
 	@Test
-	void failsStartupForAReadLockNamingTheAttributeAndTheStore() {
-		assertStartupFails(ReadService.class, "@DistributedLock(mode = READ)");
+	void startsWithAReadLockAndRunsIt() {
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
+			.withBean(ReadService.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				context.getBean(ReadService.class).read();
+				assertThat(context.getBean(ReadService.class).reads()).isEqualTo(1);
+			});
 	}
 
 	@Test
@@ -336,8 +342,15 @@ public class ZooKeeperLockStoreConfigurationTests {
 
 	public static class ReadService {
 
+		private int reads;
+
 		@DistributedLock(key = "'prices'", mode = LockMode.READ)
 		public void read() {
+			this.reads++;
+		}
+
+		public int reads() {
+			return this.reads;
 		}
 
 	}

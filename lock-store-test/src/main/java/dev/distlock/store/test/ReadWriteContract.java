@@ -297,6 +297,7 @@ abstract class ReadWriteContract extends ContractGroup {
 
 	@Test
 	void aDeadReadersLeaseEndsWhileOtherReadersRenewAndKeepTheLock() throws Exception {
+		assumeFixedLeases();
 		String key = uniqueKey("dead-reader");
 		LockClient renewed = newClient(LockClientSettings.defaults().withWatchdogLease(SHORT_LEASE)).readLocks();
 		LockClient dead = newClient().readLocks();
