@@ -21,15 +21,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.distlock.core.LockHold;
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockClientSettings;
-import dev.distlock.store.ForwardingLockStore;
 import dev.distlock.store.HandOverExtension.HandOff;
+import dev.distlock.store.test.RequestCountingLockStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,7 +86,8 @@ class JdbcLockStoreCohortYieldTests {
 	void onPostgreSqlWithOnlyLocalWaitersTheHolderPassesTheLockOnWithoutReleasingIt() throws Exception {
 		TestDatabase.POSTGRESQL.assumeAvailable();
 		try (HikariDataSource pool = TestDatabase.POSTGRESQL.pool(4);
-				CountingStore store = new CountingStore(store(pool, TestDatabase.POSTGRESQL))) {
+				JdbcLockStore jdbcStore = store(pool, TestDatabase.POSTGRESQL)) {
+			RequestCountingLockStore store = new RequestCountingLockStore(jdbcStore);
 			DefaultLockClient client = new DefaultLockClient(store,
 					LockClientSettings.defaults().withCohortHandOffs(2));
 			try {
@@ -106,9 +105,9 @@ class JdbcLockStoreCohortYieldTests {
 				store.reset();
 				holder.release();
 				CompletableFuture.allOf(served.toArray(CompletableFuture[]::new)).join();
-				assertThat(store.handOvers).as("every local waiter got the lock handed over").hasValue(waiters);
-				assertThat(store.releases).as("one release, by the last holder").hasValue(1);
-				assertThat(store.attempts).as("no local waiter yielded and asked the store").hasValue(0);
+				assertThat(store.handOvers()).as("every local waiter got the lock handed over").isEqualTo(waiters);
+				assertThat(store.releases()).as("one release, by the last holder").isEqualTo(1);
+				assertThat(store.attempts()).as("no local waiter yielded and asked the store").isZero();
 			}
 			finally {
 				client.close();
@@ -127,56 +126,6 @@ class JdbcLockStoreCohortYieldTests {
 			settings.listenerConnectionFactory(TestDatabase.POSTGRESQL::connect);
 		}
 		return new JdbcLockStore(pool, settings.build());
-	}
-
-	/**
-	 * Counts the requests of a real JDBC store, forwarding every one.
-	 */
-	private static final class CountingStore extends ForwardingLockStore implements AutoCloseable {
-
-		final AtomicInteger attempts = new AtomicInteger();
-
-		final AtomicInteger handOvers = new AtomicInteger();
-
-		final AtomicInteger releases = new AtomicInteger();
-
-		private final JdbcLockStore store;
-
-		CountingStore(JdbcLockStore store) {
-			super(store);
-			this.store = store;
-		}
-
-		void reset() {
-			this.attempts.set(0);
-			this.handOvers.set(0);
-			this.releases.set(0);
-		}
-
-		@Override
-		public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
-			this.attempts.incrementAndGet();
-			return super.tryAcquire(key, token, lease);
-		}
-
-		@Override
-		public CompletionStage<HandOff> handOver(String key, String token, String nextToken, Duration lease,
-				String client) {
-			this.handOvers.incrementAndGet();
-			return super.handOver(key, token, nextToken, lease, client);
-		}
-
-		@Override
-		public CompletionStage<Boolean> release(String key, String token) {
-			this.releases.incrementAndGet();
-			return super.release(key, token);
-		}
-
-		@Override
-		public void close() {
-			this.store.close();
-		}
-
 	}
 
 }
