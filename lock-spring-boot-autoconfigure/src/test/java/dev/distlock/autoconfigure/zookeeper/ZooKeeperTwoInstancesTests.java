@@ -29,13 +29,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.annotation.DistributedLock;
+import dev.distlock.annotation.LockMode;
 import dev.distlock.autoconfigure.LockAspectAutoConfiguration;
 import dev.distlock.autoconfigure.LockAutoConfiguration;
 import dev.distlock.autoconfigure.LockDisabledAutoConfiguration;
+import dev.distlock.core.DefaultLockClient;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,13 +53,17 @@ import static org.awaitility.Awaitility.await;
 /**
  * Two application instances on one ZooKeeper server (Curator's {@link TestingServer}),
  * each with its own session: callers of a {@code fair = true} method are granted in the
- * order they arrived, across the instances, whichever instance held the lock before.
+ * order they arrived, across the instances, whichever instance held the lock before; the
+ * readers of a {@code mode = READ} method of both instances are inside at once, and a
+ * writer waiting for them gets in before a reader that came after it.
  *
  * @author distlock
  */
 class ZooKeeperTwoInstancesTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private static final String PRICES = "prices";
 
 	private static final List<String> entered = new CopyOnWriteArrayList<>();
 
@@ -71,7 +78,8 @@ class ZooKeeperTwoInstancesTests {
 	private final ApplicationContextRunner instance = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LockAutoConfiguration.class, LockAspectAutoConfiguration.class,
 				LockDisabledAutoConfiguration.class))
-		.withBean(LineService.class);
+		.withBean(LineService.class)
+		.withBean(PricesService.class);
 
 	@BeforeAll
 	static void startServer() throws Exception {
@@ -133,6 +141,54 @@ class ZooKeeperTwoInstancesTests {
 		}));
 	}
 
+	@Test
+	void readersOfTwoInstancesAreInsideAtOnceAndAWaitingWriterGoesBeforeALaterReader() {
+		ApplicationContextRunner onServer = this.instance.withPropertyValues("distlock.store=zookeeper",
+				"distlock.zookeeper.connect-string=" + server.getConnectString(),
+				"distlock.zookeeper.base-path=" + this.basePath);
+		onServer.run((first) -> onServer.run((second) -> {
+			PricesService atFirst = first.getBean(PricesService.class);
+			PricesService atSecond = second.getBean(PricesService.class);
+			ExecutorService callers = Executors.newFixedThreadPool(4);
+			try {
+				for (String caller : List.of("r1", "r2", "w", "r3")) {
+					leave.put(caller, new CountDownLatch(1));
+				}
+				List<Future<?>> calls = new CopyOnWriteArrayList<>();
+				calls.add(callers.submit(() -> call(() -> atFirst.read("r1"))));
+				calls.add(callers.submit(() -> call(() -> atSecond.read("r2"))));
+				await().atMost(WAIT).until(() -> entered.containsAll(List.of("r1", "r2")));
+				calls.add(callers.submit(() -> call(() -> atSecond.write("w"))));
+				await().atMost(WAIT).until(() -> keyChildren().contains("writer-waiting"));
+				calls.add(callers.submit(() -> call(() -> atFirst.read("r3"))));
+				await().atMost(WAIT).until(() -> first.getBean(DefaultLockClient.class).waitingCount(PRICES) == 1);
+				assertThat(entered).as("a reader after a waiting writer waits").containsExactly("r1", "r2");
+				leave.get("r1").countDown();
+				leave.get("r2").countDown();
+				await().atMost(WAIT).until(() -> entered.contains("w"));
+				assertThat(entered).as("the writer alone, before the later reader").containsExactly("r1", "r2", "w");
+				leave.get("w").countDown();
+				await().atMost(WAIT).until(() -> entered.contains("r3"));
+				leave.get("r3").countDown();
+				for (Future<?> call : calls) {
+					call.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+				}
+				assertThat(entered).containsExactly("r1", "r2", "w", "r3");
+			}
+			finally {
+				leave.values().forEach(CountDownLatch::countDown);
+				callers.shutdownNow();
+				entered.clear();
+				leave.clear();
+			}
+		}));
+	}
+
+	private static @Nullable Void call(Call call) throws InterruptedException {
+		call.run();
+		return null;
+	}
+
 	private static LineService service(ApplicationContext context) {
 		return context.getBean(LineService.class);
 	}
@@ -142,12 +198,40 @@ class ZooKeeperTwoInstancesTests {
 	 * node of the test's base path.
 	 */
 	private int placesInLine() throws Exception {
+		return (int) keyChildren().stream().filter((child) -> child.startsWith("q-")).count();
+	}
+
+	/**
+	 * Return the children of the one key node of the test's base path.
+	 */
+	private List<String> keyChildren() throws Exception {
 		List<String> keys = observer.getChildren().forPath(this.basePath);
-		if (keys.isEmpty()) {
-			return 0;
+		return keys.isEmpty() ? List.of() : observer.getChildren().forPath(this.basePath + "/" + keys.get(0));
+	}
+
+	/**
+	 * A call into a locked method.
+	 */
+	private interface Call {
+
+		void run() throws InterruptedException;
+
+	}
+
+	public static class PricesService {
+
+		@DistributedLock(key = "'" + PRICES + "'", mode = LockMode.READ, waitTime = "30s")
+		public void read(String caller) throws InterruptedException {
+			entered.add(caller);
+			leave.get(caller).await(30, TimeUnit.SECONDS);
 		}
-		List<String> children = observer.getChildren().forPath(this.basePath + "/" + keys.get(0));
-		return (int) children.stream().filter((child) -> child.startsWith("q-")).count();
+
+		@DistributedLock(key = "'" + PRICES + "'", waitTime = "30s")
+		public void write(String caller) throws InterruptedException {
+			entered.add(caller);
+			leave.get(caller).await(30, TimeUnit.SECONDS);
+		}
+
 	}
 
 	public static class LineService {
