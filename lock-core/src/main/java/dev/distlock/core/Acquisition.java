@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * <ol>
  * <li>Take the local turn of each key, in key order, for variants that queue locally
  * (adopting a lock the previous holder handed over); for one of several keys, the free
- * turns, queued for the others ({@link AnyKeyTurns}).</li>
+ * turns, queued for the others ({@link TurnTaking}).</li>
  * <li>Attempt: one store request, for every key at once where the store can, else key by
  * key.</li>
  * <li>Then granted; or, if refused and time is left, waiting: subscribed to the releases
@@ -61,7 +61,7 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-final class Acquisition {
+final class Acquisition implements TurnTaking.Steps {
 
 	private static final Log logger = LogFactory.getLog(Acquisition.class);
 
@@ -95,10 +95,7 @@ final class Acquisition {
 	/** The deadline; once refused, the subscriptions, store-waiter count and re-check. */
 	private final AcquireWait waiting;
 
-	private final LocalTurns turns;
-
-	/** The local turns of an acquisition of one of several keys, which its goal takes. */
-	private final @Nullable AnyKeyTurns anyTurns;
+	private final TurnTaking turns;
 
 	private final LastRefusal refusal = new LastRefusal();
 
@@ -129,11 +126,10 @@ final class Acquisition {
 		this.goal = goal;
 		this.entries = entries;
 		goal.bind(engine, entries);
-		this.anyTurns = (goal instanceof AnyKeyTurns any) ? any : null;
 		this.trackings = goal.track(engine, name, entries);
 		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
 		this.waiting = new AcquireWait(engine, waitNanos, () -> post(this::onRecheck), () -> post(this::onDeadline));
-		this.turns = new LocalTurns(engine, entries);
+		this.turns = new TurnTaking(engine, variant, goal, entries, this.waiting, this.cursor, this.refusal, this);
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
 		this.waitTime = waitTime;
@@ -151,7 +147,7 @@ final class Acquisition {
 			post(() -> finish(this.engine.closedException()));
 			return this.result;
 		}
-		post(this::takeTurns);
+		post(this.turns::take);
 		return this.result;
 	}
 
@@ -185,17 +181,25 @@ final class Acquisition {
 		}
 	}
 
-	private boolean isDone() {
+	@Override
+	public boolean isDone() {
 		return this.phase == AcquisitionPhase.DONE;
 	}
 
-	private boolean isRequesting() {
+	@Override
+	public boolean isRequesting() {
 		return this.phase == AcquisitionPhase.REQUESTING;
+	}
+
+	@Override
+	public void waitForRelease() {
+		enter(AcquisitionPhase.WAITING);
 	}
 
 	// Events
 
-	private void post(Runnable event) {
+	@Override
+	public void post(Runnable event) {
 		this.events.post(event);
 	}
 
@@ -234,122 +238,12 @@ final class Acquisition {
 
 	// Local turns
 
-	private void takeTurns() {
-		AnyKeyTurns any = this.anyTurns;
-		if (any != null) {
-			arriveAny(any);
-			return;
-		}
-		while (!isDone() && this.variant.takesTurn()) {
-			LockEntry entry = this.turns.next();
-			if (entry == null) {
-				break;
-			}
-			if (!this.waiting.waits()) {
-				if (!entry.queue.tryTake()) {
-					this.refusal.busy(entry.key);
-					finish(null);
-					return;
-				}
-				this.turns.took();
-				continue;
-			}
-			CompletableFuture<Void> turn = entry.queue.enqueue();
-			if (!turn.isDone()) {
-				this.waiting.armDeadline();
-				this.turns.await(turn, () -> post(this::onTurn));
-				return;
-			}
-			this.turns.took();
-		}
-		if (!isDone()) {
-			turnsTaken();
-		}
-	}
-
-	private void onTurn() {
-		this.turns.arrived();
-		if (isDone()) {
-			// Granted while giving up: pass it on
-			this.turns.passArrived();
-			return;
-		}
-		this.turns.took();
-		takeTurns();
-	}
-
-	/**
-	 * One of several keys: take the free turns and ask for their keys, queue for the
-	 * others; with no turn free, wait for one without asking the store.
-	 */
-	private void arriveAny(AnyKeyTurns any) {
-		if (any.arrive(this.waiting.waits(), (at) -> post(() -> onAnyTurn(any, at)))) {
-			this.cursor.moveTo(any.restart(this.cursor.index()));
-			attempt();
-			return;
-		}
-		if (!this.waiting.waits()) {
-			finish(null);
-			return;
-		}
-		this.waiting.armDeadline();
-		enter(AcquisitionPhase.WAITING);
-	}
-
-	/**
-	 * The turn of one of several keys came: pass it on if done or if its segment was
-	 * found empty, else ask for its key now, after a yield, or after the reply in flight.
-	 */
-	private void onAnyTurn(AnyKeyTurns any, int at) {
-		if (isDone()) {
-			any.passLate(at);
-			return;
-		}
-		long yieldNanos = any.arrived(at);
-		if (yieldNanos < 0 && any.isEmptied()) {
-			finish(new SegmentsEmptied());
-		}
-		if (yieldNanos < 0 || isRequesting()) {
-			return;
-		}
-		this.waiting.cancelRecheck();
-		if (yieldNanos > 0) {
-			this.waiting.recheckIn(Math.min(yieldNanos, this.waiting.remainingNanos()));
-			return;
-		}
-		this.cursor.moveTo(any.next());
-		attempt();
-	}
-
-	/**
-	 * Every turn is taken (none is stopped meanwhile: a stop outside a request gives up
-	 * at once): adopt a lock handed over, yield, or attempt.
-	 */
-	private void turnsTaken() {
-		if (this.variant.takesTurn() && this.entries.size() == 1) {
-			LockEntry entry = this.entries.get(0);
-			CohortGrant handedOver = entry.handOver.getAndSet(null);
-			if (handedOver != null) {
-				adopt(entry, handedOver);
-				return;
-			}
-			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.waiting.remainingNanos());
-			if (yieldNanos > 0) {
-				this.waiting.armDeadline();
-				enter(AcquisitionPhase.WAITING);
-				this.waiting.recheckIn(yieldNanos);
-				return;
-			}
-		}
-		this.cursor.askAll(this.entries.size() > 1 && this.variant.atomicAll());
-		attempt();
-	}
-
 	/**
 	 * Take the lock the previous holder handed over with the turn, setting the lease this
 	 * caller asked for if it differs.
 	 */
-	private void adopt(LockEntry entry, CohortGrant handedOver) {
+	@Override
+	public void adopt(LockEntry entry, CohortGrant handedOver) {
 		if (this.lease.equals(handedOver.lease())) {
 			adopted(entry, handedOver, handedOver.requestedAtNanos());
 			advance(null);
@@ -376,7 +270,8 @@ final class Acquisition {
 
 	// Store requests
 
-	private void attempt() {
+	@Override
+	public void attempt() {
 		if (isDone()) {
 			return;
 		}
@@ -385,7 +280,7 @@ final class Acquisition {
 			return;
 		}
 		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
-		if (this.anyTurns != null) {
+		if (this.turns.isAnyKey()) {
 			// A turn of one of several keys may come with the lock handed over
 			LockEntry entry = this.entries.get(this.cursor.index());
 			CohortGrant handedOver = entry.handOver.getAndSet(null);
@@ -592,10 +487,7 @@ final class Acquisition {
 		for (int i = 0; i < this.granted.size(); i++) {
 			this.trackings.get(i).acquired(this.granted.get(i).fencingToken);
 		}
-		AnyKeyTurns any = this.anyTurns;
-		if (any != null) {
-			any.end(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.cursor.index());
-		}
+		this.turns.succeeded(() -> this.engine.track(this.waiting.leave(this.variant, this.cursor)));
 		if (!this.result.complete(List.copyOf(this.granted))) {
 			this.granted.forEach(this.engine::abandon);
 		}
@@ -607,7 +499,8 @@ final class Acquisition {
 	 * released, every turn passed on (after leaving the store's waiters, so that the next
 	 * local caller registers after this one left), every entry unreserved.
 	 */
-	private void finish(@Nullable Throwable failure) {
+	@Override
+	public void finish(@Nullable Throwable failure) {
 		if (isDone()) {
 			return;
 		}
@@ -619,24 +512,10 @@ final class Acquisition {
 				this.engine.releaseInBackground(lease.entry, lease.token);
 			}
 		});
-		CompletionStage<Void> left = this.engine.track(this.waiting.leave(this.variant, this.cursor));
-		AnyKeyTurns any = this.anyTurns;
-		if (any != null) {
-			// A turn that comes later, onAnyTurn passes on
-			any.end(left, -1);
-		}
-		else {
-			// If the turn came meanwhile, onTurn passes it on
-			String awaitedKey = this.turns.abandon();
-			if (awaitedKey != null && failure == null) {
-				this.refusal.busy(awaitedKey);
-			}
-			this.turns.giveBackAfter(left, this.granted);
-		}
+		this.turns.gaveUp(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.granted,
+				failure == null);
 		Throwable outcome = outcome(failure);
-		AcquireOutcome kind = (failure == null || failure instanceof SegmentsEmptied) ? AcquireOutcome.BUSY
-				: (failure instanceof CancellationException || failure instanceof InterruptedException)
-						? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR;
+		AcquireOutcome kind = AcquireOutcome.of(failure);
 		this.trackings.forEach((tracking) -> tracking.notAcquired(kind, failure));
 		this.result.completeExceptionally(outcome);
 		this.engine.unregister(this);
