@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -61,7 +60,7 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-final class Acquisition implements TurnTaking.Steps {
+final class Acquisition implements Acquiring, TurnTaking.Steps {
 
 	private static final Log logger = LogFactory.getLog(Acquisition.class);
 
@@ -121,14 +120,26 @@ final class Acquisition implements TurnTaking.Steps {
 	 */
 	Acquisition(LockEngine engine, AcquireVariant variant, AcquireGoal goal, List<LockEntry> entries, String name,
 			long waitNanos, Duration waitTime, @Nullable Duration leaseTime) {
+		this(engine, variant, goal, entries, track(engine, goal, name, entries), System.nanoTime(), waitNanos, waitTime,
+				leaseTime);
+	}
+
+	/**
+	 * Create an acquisition that an {@link UncontendedAttempt} began.
+	 * @param trackings how it is reported to the listener, one per key
+	 * @param startedAtNanos when it started, which its deadline counts from
+	 */
+	Acquisition(LockEngine engine, AcquireVariant variant, AcquireGoal goal, List<LockEntry> entries,
+			List<Tracking> trackings, long startedAtNanos, long waitNanos, Duration waitTime,
+			@Nullable Duration leaseTime) {
 		this.engine = engine;
 		this.variant = variant;
 		this.goal = goal;
 		this.entries = entries;
-		goal.bind(engine, entries);
-		this.trackings = goal.track(engine, name, entries);
+		this.trackings = trackings;
 		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
-		this.waiting = new AcquireWait(engine, waitNanos, () -> post(this::onRecheck), () -> post(this::onDeadline));
+		this.waiting = new AcquireWait(engine, startedAtNanos, waitNanos, () -> post(this::onRecheck),
+				() -> post(this::onDeadline));
 		this.turns = new TurnTaking(engine, variant, goal, entries, this.waiting, this.cursor, this.refusal, this);
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
@@ -136,13 +147,17 @@ final class Acquisition implements TurnTaking.Steps {
 	}
 
 	/**
-	 * Start the acquisition.
-	 * @return its outcome: one lease per key, in key order; or a
-	 * {@link LockAcquisitionException} when busy, a {@link CancellationException} when
-	 * stopped, the store's failure, or an {@link IllegalStateException} when the client
-	 * is closed
+	 * Bind {@code goal} to the entries and report the acquisition's start to the
+	 * listener.
+	 * @return one tracking per key
 	 */
-	CompletableFuture<List<Lease>> start() {
+	static List<Tracking> track(LockEngine engine, AcquireGoal goal, String name, List<LockEntry> entries) {
+		goal.bind(engine, entries);
+		return goal.track(engine, name, entries);
+	}
+
+	@Override
+	public CompletableFuture<List<Lease>> start() {
 		if (!this.engine.register(this)) {
 			post(() -> finish(this.engine.closedException()));
 			return this.result;
@@ -152,13 +167,49 @@ final class Acquisition implements TurnTaking.Steps {
 	}
 
 	/**
-	 * Stop the acquisition: it gives up at once unless a request is in flight, in which
-	 * case it gives up when the reply arrives ({@link #replied}), releasing a grant it
-	 * brings.
-	 * @param reason the outcome to report: a {@link CancellationException}, an
-	 * interruption, the client's closing
+	 * Start the acquisition of one key whose local turn an {@link UncontendedAttempt}
+	 * took, and then found a lock handed over with it, or a yield to wait out.
+	 * @return its outcome, as {@link #start()} tells it
 	 */
-	void stop(Throwable reason) {
+	CompletableFuture<List<Lease>> startHoldingTurn() {
+		this.turns.tookFirst();
+		return start();
+	}
+
+	/**
+	 * Take over from an {@link UncontendedAttempt} whose request was refused, failed, or
+	 * answered after the acquisition was stopped: the turn is taken, the request in
+	 * flight. Call {@link #firstReplied} next, once this acquisition is where a stop
+	 * reaches it.
+	 * @param token the owner token the request asked with
+	 * @param registered whether the request registered this client as waiting if refused
+	 * @param reason why the acquisition was stopped meanwhile, or {@code null}
+	 * @return its outcome, as {@link #start()} tells it
+	 */
+	CompletableFuture<List<Lease>> resume(String token, boolean registered, @Nullable Throwable reason) {
+		this.turns.tookFirst();
+		this.cursor.useToken(0, token);
+		if (registered) {
+			this.waiting.registered(0);
+		}
+		enter(AcquisitionPhase.REQUESTING);
+		this.stopped = reason;
+		if (!this.engine.register(this) && reason == null) {
+			this.stopped = this.engine.closedException();
+		}
+		return this.result;
+	}
+
+	/**
+	 * Take the reply to the request an {@link UncontendedAttempt} sent, as the reply to
+	 * an attempt of this acquisition ({@link #resume}).
+	 */
+	void firstReplied(@Nullable ClockedAttempt reply, @Nullable Throwable failure, long requestedAt) {
+		replied(() -> onAttempt((reply != null) ? List.of(reply) : null, failure, requestedAt));
+	}
+
+	@Override
+	public void stop(Throwable reason) {
 		post(() -> {
 			if (isDone() || this.stopped != null) {
 				return;

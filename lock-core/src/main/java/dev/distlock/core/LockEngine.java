@@ -104,6 +104,9 @@ final class LockEngine {
 
 	private final Set<Acquisition> active = ConcurrentHashMap.newKeySet();
 
+	/** The acquisitions under way as {@link UncontendedAttempt}s, not yet granted. */
+	private final AtomicInteger uncontended = new AtomicInteger();
+
 	/** The acquisitions under way and the releases sent in the background. */
 	private final PendingWork pending = new PendingWork();
 
@@ -451,6 +454,41 @@ final class LockEngine {
 	}
 
 	/**
+	 * Count an acquisition that sends its first request without the acquisition machinery
+	 * ({@link UncontendedAttempt}) as under way, as {@link #register} does.
+	 * @return {@code false}, counting nothing, if the client is closed
+	 */
+	boolean beginUncontended() {
+		this.pending.begin();
+		if (this.closed.get()) {
+			this.pending.end();
+			return false;
+		}
+		this.uncontended.incrementAndGet();
+		return true;
+	}
+
+	/**
+	 * Stop counting an acquisition {@link #beginUncontended() begun without the
+	 * machinery} as under way: it was granted, or it became an {@link Acquisition}, which
+	 * counts as under way from then. Its pending work ends with
+	 * {@link #endUncontendedWork()}.
+	 */
+	void endUncontended() {
+		this.uncontended.decrementAndGet();
+	}
+
+	/**
+	 * End the pending work of an acquisition {@link #beginUncontended() begun without the
+	 * machinery}: once its grant is registered, or once the {@link Acquisition} it became
+	 * completed, after sending what it gives back (even if that acquisition could not
+	 * register, the client having closed meanwhile).
+	 */
+	void endUncontendedWork() {
+		this.pending.end();
+	}
+
+	/**
 	 * Count an acquisition as ended; called after it sent the releases of what it gives
 	 * back.
 	 */
@@ -482,7 +520,7 @@ final class LockEngine {
 	 * release.
 	 */
 	int activeCount() {
-		return this.active.size();
+		return this.active.size() + this.uncontended.get();
 	}
 
 	// Time and threads

@@ -183,6 +183,13 @@ final class TurnTaking {
 	}
 
 	/**
+	 * Count the first key's turn as taken already, by an {@link UncontendedAttempt}.
+	 */
+	void tookFirst() {
+		this.turns.took();
+	}
+
+	/**
 	 * Return whether the acquisition is of one of several keys, whose turns come one by
 	 * one, each maybe with the lock handed over.
 	 */
