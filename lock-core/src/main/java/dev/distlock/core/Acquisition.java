@@ -181,12 +181,14 @@ final class Acquisition implements Acquiring, TurnTaking.Steps {
 	 * answered after the acquisition was stopped: the turn is taken, the request in
 	 * flight. Call {@link #firstReplied} next, once this acquisition is where a stop
 	 * reaches it.
+	 * @param first the attempt this continues, under way in its place from now
 	 * @param token the owner token the request asked with
 	 * @param registered whether the request registered this client as waiting if refused
 	 * @param reason why the acquisition was stopped meanwhile, or {@code null}
 	 * @return its outcome, as {@link #start()} tells it
 	 */
-	CompletableFuture<List<Lease>> resume(String token, boolean registered, @Nullable Throwable reason) {
+	CompletableFuture<List<Lease>> resume(Acquiring first, String token, boolean registered,
+			@Nullable Throwable reason) {
 		this.turns.tookFirst();
 		this.cursor.useToken(0, token);
 		if (registered) {
@@ -194,7 +196,7 @@ final class Acquisition implements Acquiring, TurnTaking.Steps {
 		}
 		enter(AcquisitionPhase.REQUESTING);
 		this.stopped = reason;
-		if (!this.engine.register(this) && reason == null) {
+		if (!this.engine.continueAs(first, this) && reason == null) {
 			this.stopped = this.engine.closedException();
 		}
 		return this.result;

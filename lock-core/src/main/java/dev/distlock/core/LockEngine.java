@@ -102,10 +102,7 @@ final class LockEngine {
 	/** How many acquisitions of this client wait in the store, by key. */
 	private final Map<String, AtomicInteger> storeWaiting = new ConcurrentHashMap<>();
 
-	private final Set<Acquisition> active = ConcurrentHashMap.newKeySet();
-
-	/** The acquisitions under way as {@link UncontendedAttempt}s, not yet granted. */
-	private final AtomicInteger uncontended = new AtomicInteger();
+	private final Set<Acquiring> active = ConcurrentHashMap.newKeySet();
 
 	/** The acquisitions under way and the releases sent in the background. */
 	private final PendingWork pending = new PendingWork();
@@ -443,7 +440,7 @@ final class LockEngine {
 
 	// Acquisitions under way
 
-	boolean register(Acquisition acquisition) {
+	boolean register(Acquiring acquisition) {
 		this.pending.begin();
 		this.active.add(acquisition);
 		if (this.closed.get()) {
@@ -454,45 +451,23 @@ final class LockEngine {
 	}
 
 	/**
-	 * Count an acquisition that sends its first request without the acquisition machinery
-	 * ({@link UncontendedAttempt}) as under way, as {@link #register} does.
-	 * @return {@code false}, counting nothing, if the client is closed
+	 * Count {@code next} as under way in place of {@code first}, the
+	 * {@link UncontendedAttempt} it continues: a close never finds neither.
+	 * @return whether the client is still open; if not, {@code next} gives up
 	 */
-	boolean beginUncontended() {
-		this.pending.begin();
-		if (this.closed.get()) {
-			this.pending.end();
-			return false;
+	boolean continueAs(Acquiring first, Acquisition next) {
+		this.active.add(next);
+		if (!this.active.remove(first)) {
+			this.pending.begin();
 		}
-		this.uncontended.incrementAndGet();
-		return true;
-	}
-
-	/**
-	 * Stop counting an acquisition {@link #beginUncontended() begun without the
-	 * machinery} as under way: it was granted, or it became an {@link Acquisition}, which
-	 * counts as under way from then. Its pending work ends with
-	 * {@link #endUncontendedWork()}.
-	 */
-	void endUncontended() {
-		this.uncontended.decrementAndGet();
-	}
-
-	/**
-	 * End the pending work of an acquisition {@link #beginUncontended() begun without the
-	 * machinery}: once its grant is registered, or once the {@link Acquisition} it became
-	 * completed, after sending what it gives back (even if that acquisition could not
-	 * register, the client having closed meanwhile).
-	 */
-	void endUncontendedWork() {
-		this.pending.end();
+		return !this.closed.get();
 	}
 
 	/**
 	 * Count an acquisition as ended; called after it sent the releases of what it gives
 	 * back.
 	 */
-	void unregister(Acquisition acquisition) {
+	void unregister(Acquiring acquisition) {
 		if (this.active.remove(acquisition)) {
 			this.pending.end();
 		}
@@ -520,7 +495,7 @@ final class LockEngine {
 	 * release.
 	 */
 	int activeCount() {
-		return this.active.size() + this.uncontended.get();
+		return this.active.size();
 	}
 
 	// Time and threads

@@ -100,7 +100,7 @@ final class UncontendedAttempt implements Acquiring {
 				.start();
 		}
 		List<Tracking> trackings = Acquisition.track(this.engine, goal(), this.name, List.of(this.entry));
-		if (this.entry.handOver.get() != null || this.entry.yieldNanos.get() != 0 || !this.engine.beginUncontended()) {
+		if (this.entry.handOver.get() != null || this.entry.yieldNanos.get() != 0 || !this.engine.register(this)) {
 			return become(acquisition(trackings, startedAt)).startHoldingTurn();
 		}
 		String token = this.engine.newToken();
@@ -144,12 +144,10 @@ final class UncontendedAttempt implements Acquiring {
 			}
 			else {
 				became = become(acquisition(trackings, startedAt));
-				// Pending until it sent what it gives back, so that a close waits for it
-				became.resume(token, waiting, this.stopped).whenComplete(this::complete);
+				became.resume(this, token, waiting, this.stopped).whenComplete(this::complete);
 			}
 		}
 		if (became != null) {
-			this.engine.endUncontended();
 			became.firstReplied((attempt != null) ? ClockedAttempt.unclocked(attempt) : null, failure, requestedAt);
 		}
 		else if (grant != null) {
@@ -158,8 +156,7 @@ final class UncontendedAttempt implements Acquiring {
 					requestedAt, tracking, 0);
 			tracking.acquired(held.fencingToken);
 			this.result.complete(List.of(held));
-			this.engine.endUncontended();
-			this.engine.endUncontendedWork();
+			this.engine.unregister(this);
 		}
 	}
 
@@ -174,7 +171,6 @@ final class UncontendedAttempt implements Acquiring {
 	}
 
 	private void complete(@Nullable List<Lease> leases, @Nullable Throwable failure) {
-		this.engine.endUncontendedWork();
 		if (failure != null) {
 			this.result.completeExceptionally(failure);
 		}
