@@ -144,6 +144,24 @@ class UncontendedFastPathTests {
 		});
 	}
 
+	@Test
+	void aFastPathRequestWhoseReplyIsLostFailsTheCallerReleasesItsTokenAndPassesTheTurnOn()
+			throws InterruptedException {
+		RecordingLockClientListener listener = new RecordingLockClientListener();
+		try (DefaultLockClient listened = new DefaultLockClient(this.store, LockClientSettings.defaults(), listener)) {
+			this.store.loseNextReply();
+			assertThatExceptionOfType(IllegalStateException.class)
+				.isThrownBy(() -> listened.acquire("key", Duration.ZERO, null))
+				.withMessageContaining("reply lost");
+			assertThat(listener.events()).containsExactly("unnamed key started", "unnamed key error");
+			await().until(() -> this.store.releases.get() == 1);
+			this.other.acquire("key", Duration.ZERO, null).release();
+			// The turn was passed on
+			listened.acquire("key", Duration.ZERO, null).release();
+			assertThat(listened.acquiringCount()).isZero();
+		}
+	}
+
 	private int attemptsUntilWaitingForARelease(boolean fastPath) {
 		try (DefaultLockClient waiter = new DefaultLockClient(this.store,
 				LockClientSettings.defaults().withUncontendedFastPath(fastPath))) {
@@ -178,6 +196,8 @@ class UncontendedFastPathTests {
 
 		private volatile CompletableFuture<@Nullable Void> gate = CompletableFuture.completedFuture(null);
 
+		private volatile boolean loseReply;
+
 		CountingStore() {
 			super(new InMemoryLockStore());
 		}
@@ -187,6 +207,13 @@ class UncontendedFastPathTests {
 			this.releases.set(0);
 			this.handOvers.set(0);
 			this.stages.set(0);
+		}
+
+		/**
+		 * Run the next acquire request, then fail it as if its reply were lost.
+		 */
+		void loseNextReply() {
+			this.loseReply = true;
 		}
 
 		void pause() {
@@ -200,7 +227,13 @@ class UncontendedFastPathTests {
 		@Override
 		public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
 			this.attempts.incrementAndGet();
-			return counted(this.gate.thenCompose((ignored) -> super.tryAcquire(key, token, lease)));
+			CompletionStage<Attempt> reply = this.gate.thenCompose((ignored) -> super.tryAcquire(key, token, lease));
+			if (this.loseReply) {
+				this.loseReply = false;
+				reply = reply
+					.thenCompose((ignored) -> CompletableFuture.failedFuture(new IllegalStateException("reply lost")));
+			}
+			return counted(reply);
 		}
 
 		@Override
