@@ -17,6 +17,9 @@
 package dev.distlock.core;
 
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * How an acquisition ended.
@@ -50,6 +53,20 @@ public enum AcquireOutcome {
 	 * non-blocking acquisition.
 	 */
 	INTERRUPTED;
+
+	/**
+	 * Return the outcome of an acquisition that gave up.
+	 * @param failure why: {@code null} when busy, {@link SegmentsEmptied}, a
+	 * cancellation, an interruption, or a failure
+	 * @return the outcome
+	 */
+	static AcquireOutcome of(@Nullable Throwable failure) {
+		if (failure == null || failure instanceof SegmentsEmptied) {
+			return BUSY;
+		}
+		return (failure instanceof CancellationException || failure instanceof InterruptedException) ? INTERRUPTED
+				: ERROR;
+	}
 
 	/**
 	 * Return the lower-case name used as a metric tag, for example {@code "busy"}.

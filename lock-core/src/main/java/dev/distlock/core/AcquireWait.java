@@ -87,17 +87,18 @@ final class AcquireWait {
 	/**
 	 * Create the wait of an acquisition.
 	 * @param engine the client's engine
-	 * @param waitNanos how long to wait, 0 for one attempt
+	 * @param startedAtNanos when the acquisition started
+	 * @param waitNanos how long to wait from then, 0 for one attempt
 	 * @param onRecheck what runs on the engine's timer when the re-check is due
 	 * @param onDeadline what runs on the engine's timer at the deadline
 	 */
-	AcquireWait(LockEngine engine, long waitNanos, Runnable onRecheck, Runnable onDeadline) {
+	AcquireWait(LockEngine engine, long startedAtNanos, long waitNanos, Runnable onRecheck, Runnable onDeadline) {
 		this.engine = engine;
 		this.onRecheck = onRecheck;
 		this.onDeadline = onDeadline;
 		this.waits = waitNanos > 0;
 		this.forever = waitNanos >= Locks.forever();
-		this.deadline = System.nanoTime() + waitNanos;
+		this.deadline = startedAtNanos + waitNanos;
 	}
 
 	/**

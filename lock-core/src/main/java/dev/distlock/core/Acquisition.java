@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -43,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * <ol>
  * <li>Take the local turn of each key, in key order, for variants that queue locally
  * (adopting a lock the previous holder handed over); for one of several keys, the free
- * turns, queued for the others ({@link AnyKeyTurns}).</li>
+ * turns, queued for the others ({@link TurnTaking}).</li>
  * <li>Attempt: one store request, for every key at once where the store can, else key by
  * key.</li>
  * <li>Then granted; or, if refused and time is left, waiting: subscribed to the releases
@@ -61,7 +60,7 @@ import org.jspecify.annotations.Nullable;
  * @author distlock
  * @since 0.1.0
  */
-final class Acquisition {
+final class Acquisition implements Acquiring, TurnTaking.Steps {
 
 	private static final Log logger = LogFactory.getLog(Acquisition.class);
 
@@ -95,10 +94,7 @@ final class Acquisition {
 	/** The deadline; once refused, the subscriptions, store-waiter count and re-check. */
 	private final AcquireWait waiting;
 
-	private final LocalTurns turns;
-
-	/** The local turns of an acquisition of one of several keys, which its goal takes. */
-	private final @Nullable AnyKeyTurns anyTurns;
+	private final TurnTaking turns;
 
 	private final LastRefusal refusal = new LastRefusal();
 
@@ -124,45 +120,98 @@ final class Acquisition {
 	 */
 	Acquisition(LockEngine engine, AcquireVariant variant, AcquireGoal goal, List<LockEntry> entries, String name,
 			long waitNanos, Duration waitTime, @Nullable Duration leaseTime) {
+		this(engine, variant, goal, entries, track(engine, goal, name, entries), System.nanoTime(), waitNanos, waitTime,
+				leaseTime);
+	}
+
+	/**
+	 * Create an acquisition that an {@link UncontendedAttempt} began.
+	 * @param trackings how it is reported to the listener, one per key
+	 * @param startedAtNanos when it started, which its deadline counts from
+	 */
+	Acquisition(LockEngine engine, AcquireVariant variant, AcquireGoal goal, List<LockEntry> entries,
+			List<Tracking> trackings, long startedAtNanos, long waitNanos, Duration waitTime,
+			@Nullable Duration leaseTime) {
 		this.engine = engine;
 		this.variant = variant;
 		this.goal = goal;
 		this.entries = entries;
-		goal.bind(engine, entries);
-		this.anyTurns = (goal instanceof AnyKeyTurns any) ? any : null;
-		this.trackings = goal.track(engine, name, entries);
+		this.trackings = trackings;
 		this.cursor = new KeyCursor(entries, goal.start(), engine::newToken);
-		this.waiting = new AcquireWait(engine, waitNanos, () -> post(this::onRecheck), () -> post(this::onDeadline));
-		this.turns = new LocalTurns(engine, entries);
+		this.waiting = new AcquireWait(engine, startedAtNanos, waitNanos, () -> post(this::onRecheck),
+				() -> post(this::onDeadline));
+		this.turns = new TurnTaking(engine, variant, goal, entries, this.waiting, this.cursor, this.refusal, this);
 		this.lease = (leaseTime != null) ? leaseTime : engine.settings.watchdogLease();
 		this.renewable = leaseTime == null;
 		this.waitTime = waitTime;
 	}
 
 	/**
-	 * Start the acquisition.
-	 * @return its outcome: one lease per key, in key order; or a
-	 * {@link LockAcquisitionException} when busy, a {@link CancellationException} when
-	 * stopped, the store's failure, or an {@link IllegalStateException} when the client
-	 * is closed
+	 * Bind {@code goal} to the entries and report the acquisition's start to the
+	 * listener.
+	 * @return one tracking per key
 	 */
-	CompletableFuture<List<Lease>> start() {
+	static List<Tracking> track(LockEngine engine, AcquireGoal goal, String name, List<LockEntry> entries) {
+		goal.bind(engine, entries);
+		return goal.track(engine, name, entries);
+	}
+
+	@Override
+	public CompletableFuture<List<Lease>> start() {
 		if (!this.engine.register(this)) {
 			post(() -> finish(this.engine.closedException()));
 			return this.result;
 		}
-		post(this::takeTurns);
+		post(this.turns::take);
 		return this.result;
 	}
 
 	/**
-	 * Stop the acquisition: it gives up at once unless a request is in flight, in which
-	 * case it gives up when the reply arrives ({@link #replied}), releasing a grant it
-	 * brings.
-	 * @param reason the outcome to report: a {@link CancellationException}, an
-	 * interruption, the client's closing
+	 * Start the acquisition of one key whose local turn an {@link UncontendedAttempt}
+	 * took, and then found a lock handed over with it, or a yield to wait out.
+	 * @return its outcome, as {@link #start()} tells it
 	 */
-	void stop(Throwable reason) {
+	CompletableFuture<List<Lease>> startHoldingTurn() {
+		this.turns.tookFirst();
+		return start();
+	}
+
+	/**
+	 * Take over from an {@link UncontendedAttempt} whose request was refused, failed, or
+	 * answered after the acquisition was stopped: the turn is taken, the request in
+	 * flight. Call {@link #firstReplied} next, once this acquisition is where a stop
+	 * reaches it.
+	 * @param first the attempt this continues, under way in its place from now
+	 * @param token the owner token the request asked with
+	 * @param registered whether the request registered this client as waiting if refused
+	 * @param reason why the acquisition was stopped meanwhile, or {@code null}
+	 * @return its outcome, as {@link #start()} tells it
+	 */
+	CompletableFuture<List<Lease>> resume(Acquiring first, String token, boolean registered,
+			@Nullable Throwable reason) {
+		this.turns.tookFirst();
+		this.cursor.useToken(0, token);
+		if (registered) {
+			this.waiting.registered(0);
+		}
+		enter(AcquisitionPhase.REQUESTING);
+		this.stopped = reason;
+		if (!this.engine.continueAs(first, this) && reason == null) {
+			this.stopped = this.engine.closedException();
+		}
+		return this.result;
+	}
+
+	/**
+	 * Take the reply to the request an {@link UncontendedAttempt} sent, as the reply to
+	 * an attempt of this acquisition ({@link #resume}).
+	 */
+	void firstReplied(@Nullable ClockedAttempt reply, @Nullable Throwable failure, long requestedAt) {
+		replied(() -> onAttempt((reply != null) ? List.of(reply) : null, failure, requestedAt));
+	}
+
+	@Override
+	public void stop(Throwable reason) {
 		post(() -> {
 			if (isDone() || this.stopped != null) {
 				return;
@@ -185,17 +234,25 @@ final class Acquisition {
 		}
 	}
 
-	private boolean isDone() {
+	@Override
+	public boolean isDone() {
 		return this.phase == AcquisitionPhase.DONE;
 	}
 
-	private boolean isRequesting() {
+	@Override
+	public boolean isRequesting() {
 		return this.phase == AcquisitionPhase.REQUESTING;
+	}
+
+	@Override
+	public void waitForRelease() {
+		enter(AcquisitionPhase.WAITING);
 	}
 
 	// Events
 
-	private void post(Runnable event) {
+	@Override
+	public void post(Runnable event) {
 		this.events.post(event);
 	}
 
@@ -234,122 +291,12 @@ final class Acquisition {
 
 	// Local turns
 
-	private void takeTurns() {
-		AnyKeyTurns any = this.anyTurns;
-		if (any != null) {
-			arriveAny(any);
-			return;
-		}
-		while (!isDone() && this.variant.takesTurn()) {
-			LockEntry entry = this.turns.next();
-			if (entry == null) {
-				break;
-			}
-			if (!this.waiting.waits()) {
-				if (!entry.queue.tryTake()) {
-					this.refusal.busy(entry.key);
-					finish(null);
-					return;
-				}
-				this.turns.took();
-				continue;
-			}
-			CompletableFuture<Void> turn = entry.queue.enqueue();
-			if (!turn.isDone()) {
-				this.waiting.armDeadline();
-				this.turns.await(turn, () -> post(this::onTurn));
-				return;
-			}
-			this.turns.took();
-		}
-		if (!isDone()) {
-			turnsTaken();
-		}
-	}
-
-	private void onTurn() {
-		this.turns.arrived();
-		if (isDone()) {
-			// Granted while giving up: pass it on
-			this.turns.passArrived();
-			return;
-		}
-		this.turns.took();
-		takeTurns();
-	}
-
-	/**
-	 * One of several keys: take the free turns and ask for their keys, queue for the
-	 * others; with no turn free, wait for one without asking the store.
-	 */
-	private void arriveAny(AnyKeyTurns any) {
-		if (any.arrive(this.waiting.waits(), (at) -> post(() -> onAnyTurn(any, at)))) {
-			this.cursor.moveTo(any.restart(this.cursor.index()));
-			attempt();
-			return;
-		}
-		if (!this.waiting.waits()) {
-			finish(null);
-			return;
-		}
-		this.waiting.armDeadline();
-		enter(AcquisitionPhase.WAITING);
-	}
-
-	/**
-	 * The turn of one of several keys came: pass it on if done or if its segment was
-	 * found empty, else ask for its key now, after a yield, or after the reply in flight.
-	 */
-	private void onAnyTurn(AnyKeyTurns any, int at) {
-		if (isDone()) {
-			any.passLate(at);
-			return;
-		}
-		long yieldNanos = any.arrived(at);
-		if (yieldNanos < 0 && any.isEmptied()) {
-			finish(new SegmentsEmptied());
-		}
-		if (yieldNanos < 0 || isRequesting()) {
-			return;
-		}
-		this.waiting.cancelRecheck();
-		if (yieldNanos > 0) {
-			this.waiting.recheckIn(Math.min(yieldNanos, this.waiting.remainingNanos()));
-			return;
-		}
-		this.cursor.moveTo(any.next());
-		attempt();
-	}
-
-	/**
-	 * Every turn is taken (none is stopped meanwhile: a stop outside a request gives up
-	 * at once): adopt a lock handed over, yield, or attempt.
-	 */
-	private void turnsTaken() {
-		if (this.variant.takesTurn() && this.entries.size() == 1) {
-			LockEntry entry = this.entries.get(0);
-			CohortGrant handedOver = entry.handOver.getAndSet(null);
-			if (handedOver != null) {
-				adopt(entry, handedOver);
-				return;
-			}
-			long yieldNanos = Math.min(entry.yieldNanos.getAndSet(0), this.waiting.remainingNanos());
-			if (yieldNanos > 0) {
-				this.waiting.armDeadline();
-				enter(AcquisitionPhase.WAITING);
-				this.waiting.recheckIn(yieldNanos);
-				return;
-			}
-		}
-		this.cursor.askAll(this.entries.size() > 1 && this.variant.atomicAll());
-		attempt();
-	}
-
 	/**
 	 * Take the lock the previous holder handed over with the turn, setting the lease this
 	 * caller asked for if it differs.
 	 */
-	private void adopt(LockEntry entry, CohortGrant handedOver) {
+	@Override
+	public void adopt(LockEntry entry, CohortGrant handedOver) {
 		if (this.lease.equals(handedOver.lease())) {
 			adopted(entry, handedOver, handedOver.requestedAtNanos());
 			advance(null);
@@ -376,7 +323,8 @@ final class Acquisition {
 
 	// Store requests
 
-	private void attempt() {
+	@Override
+	public void attempt() {
 		if (isDone()) {
 			return;
 		}
@@ -385,7 +333,7 @@ final class Acquisition {
 			return;
 		}
 		boolean waiting = this.waiting.waits() && this.waiting.remainingNanos() > 0;
-		if (this.anyTurns != null) {
+		if (this.turns.isAnyKey()) {
 			// A turn of one of several keys may come with the lock handed over
 			LockEntry entry = this.entries.get(this.cursor.index());
 			CohortGrant handedOver = entry.handOver.getAndSet(null);
@@ -592,10 +540,7 @@ final class Acquisition {
 		for (int i = 0; i < this.granted.size(); i++) {
 			this.trackings.get(i).acquired(this.granted.get(i).fencingToken);
 		}
-		AnyKeyTurns any = this.anyTurns;
-		if (any != null) {
-			any.end(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.cursor.index());
-		}
+		this.turns.succeeded(() -> this.engine.track(this.waiting.leave(this.variant, this.cursor)));
 		if (!this.result.complete(List.copyOf(this.granted))) {
 			this.granted.forEach(this.engine::abandon);
 		}
@@ -607,7 +552,8 @@ final class Acquisition {
 	 * released, every turn passed on (after leaving the store's waiters, so that the next
 	 * local caller registers after this one left), every entry unreserved.
 	 */
-	private void finish(@Nullable Throwable failure) {
+	@Override
+	public void finish(@Nullable Throwable failure) {
 		if (isDone()) {
 			return;
 		}
@@ -619,24 +565,10 @@ final class Acquisition {
 				this.engine.releaseInBackground(lease.entry, lease.token);
 			}
 		});
-		CompletionStage<Void> left = this.engine.track(this.waiting.leave(this.variant, this.cursor));
-		AnyKeyTurns any = this.anyTurns;
-		if (any != null) {
-			// A turn that comes later, onAnyTurn passes on
-			any.end(left, -1);
-		}
-		else {
-			// If the turn came meanwhile, onTurn passes it on
-			String awaitedKey = this.turns.abandon();
-			if (awaitedKey != null && failure == null) {
-				this.refusal.busy(awaitedKey);
-			}
-			this.turns.giveBackAfter(left, this.granted);
-		}
+		this.turns.gaveUp(this.engine.track(this.waiting.leave(this.variant, this.cursor)), this.granted,
+				failure == null);
 		Throwable outcome = outcome(failure);
-		AcquireOutcome kind = (failure == null || failure instanceof SegmentsEmptied) ? AcquireOutcome.BUSY
-				: (failure instanceof CancellationException || failure instanceof InterruptedException)
-						? AcquireOutcome.INTERRUPTED : AcquireOutcome.ERROR;
+		AcquireOutcome kind = AcquireOutcome.of(failure);
 		this.trackings.forEach((tracking) -> tracking.notAcquired(kind, failure));
 		this.result.completeExceptionally(outcome);
 		this.engine.unregister(this);

@@ -151,18 +151,23 @@ final class HoldRelease {
 	 */
 	private CompletionStage<Released> releaseInStore(Lease lease) {
 		long releasedAt = System.nanoTime();
-		CompletionStage<Released> released = Stages.send(() -> lease.entry.ownership.release(lease.key(), lease.token))
-			.thenApply((owned) -> {
-				int maxHandOffs = this.engine.settings.cohortHandOffs();
-				if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
-					// A run of cohort hand-overs while another client waited ends: let
-					// that client take the lock
-					lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
+		// One stage on the reply: the release sent again if it failed, else its outcome
+		return Stages.send(() -> lease.entry.ownership.release(lease.key(), lease.token))
+			.handle((@Nullable Boolean owned, @Nullable Throwable failure) -> {
+				if (failure == null && owned != null) {
+					int maxHandOffs = this.engine.settings.cohortHandOffs();
+					if (maxHandOffs > 0 && lease.handOffs >= maxHandOffs && lease.entry.queue.waitingCount() > 0) {
+						// A run of cohort hand-overs while another client waited ends:
+						// let that client take the lock
+						lease.entry.yieldNanos.set(Math.min(MAX_YIELD_NANOS, 3 * (System.nanoTime() - releasedAt)));
+					}
+					return new Released(owned, null);
 				}
-				return new Released(owned, null);
+				Throwable failed = (failure != null) ? failure
+						: new NullPointerException("The lock store answered a release with null");
+				this.engine.releaseAgain(lease.entry, lease.token, failed, 0);
+				throw Stages.asUnchecked(failed);
 			});
-		released.whenComplete(releaseAgainIfFailed(lease, 0));
-		return released;
 	}
 
 	/**

@@ -138,6 +138,13 @@ final class KeyCursor {
 	}
 
 	/**
+	 * Use {@code token}, drawn already, as the owner token of the key at {@code at}.
+	 */
+	void useToken(int at, String token) {
+		this.tokens[at] = token;
+	}
+
+	/**
 	 * Return the one owner token of a request for every key: the first key's, which every
 	 * key's grant then carries.
 	 */

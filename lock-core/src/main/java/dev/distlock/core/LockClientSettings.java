@@ -43,11 +43,17 @@ import org.springframework.util.Assert;
  * @param maxKeyLength the longest key a call may use, in bytes of UTF-8
  * ({@link LockKeyRules})
  * @param maxKeys the most keys one call may lock ({@link LockKeyRules})
+ * @param maxHold the longest a lock is renewed, or {@code null} for no cap
+ * @param uncontendedFastPath whether an acquisition of one non-fair write lock whose key
+ * no caller of this client holds or waits for sends its request before starting the
+ * acquisition machinery, which it enters only if refused or failed (on by default;
+ * switching it off changes no outcome, only the work per acquisition)
  * @author distlock
  * @since 0.1.0
  */
 public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
-		Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys, @Nullable Duration maxHold) {
+		Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys, @Nullable Duration maxHold,
+		boolean uncontendedFastPath) {
 
 	/**
 	 * Default watchdog lease.
@@ -78,6 +84,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
 	 * @param maxHold the longest a lock is renewed, or {@code null} for no cap
+	 * @param uncontendedFastPath whether an uncontended acquisition of one write lock
+	 * sends its request before starting the acquisition machinery
 	 */
 	public LockClientSettings {
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
@@ -95,6 +103,23 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 		Assert.isTrue(maxKeys > 0, () -> "'maxKeys' must be positive, but was " + maxKeys);
 		Assert.isTrue(maxHold == null || (!maxHold.isNegative() && !maxHold.isZero()),
 				() -> "'maxHold' must be positive, but was " + maxHold);
+	}
+
+	/**
+	 * Create settings with the uncontended fast path on.
+	 * @param watchdogLease lease of watchdog-renewed locks
+	 * @param closeTimeout how long closing may take
+	 * @param renewalBatchSize leases per renewal call
+	 * @param fairGrantTimeout how long fair waiters and their grants live unrefreshed
+	 * @param cohortHandOffs cohort hand-overs in a row before a release
+	 * @param maxKeyLength the longest key in bytes of UTF-8
+	 * @param maxKeys the most keys per call
+	 * @param maxHold the longest a lock is renewed, or {@code null} for no cap
+	 */
+	public LockClientSettings(Duration watchdogLease, Duration closeTimeout, int renewalBatchSize,
+			Duration fairGrantTimeout, int cohortHandOffs, int maxKeyLength, int maxKeys, @Nullable Duration maxHold) {
+		this(watchdogLease, closeTimeout, renewalBatchSize, fairGrantTimeout, cohortHandOffs, maxKeyLength, maxKeys,
+				maxHold, true);
 	}
 
 	/**
@@ -157,7 +182,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withWatchdogLease(Duration watchdogLease) {
 		return new LockClientSettings(watchdogLease, this.closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold, this.uncontendedFastPath);
 	}
 
 	/**
@@ -167,7 +192,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withCloseTimeout(Duration closeTimeout) {
 		return new LockClientSettings(this.watchdogLease, closeTimeout, this.renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold, this.uncontendedFastPath);
 	}
 
 	/**
@@ -177,7 +202,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withRenewalBatchSize(int renewalBatchSize) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, renewalBatchSize, this.fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold, this.uncontendedFastPath);
 	}
 
 	/**
@@ -188,7 +213,7 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withFairGrantTimeout(Duration fairGrantTimeout) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize, fairGrantTimeout,
-				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
+				this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold, this.uncontendedFastPath);
 	}
 
 	/**
@@ -200,7 +225,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withCohortHandOffs(int cohortHandOffs) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold);
+				this.fairGrantTimeout, cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold,
+				this.uncontendedFastPath);
 	}
 
 	/**
@@ -210,7 +236,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withMaxKeyLength(int maxKeyLength) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, this.cohortHandOffs, maxKeyLength, this.maxKeys, this.maxHold);
+				this.fairGrantTimeout, this.cohortHandOffs, maxKeyLength, this.maxKeys, this.maxHold,
+				this.uncontendedFastPath);
 	}
 
 	/**
@@ -220,7 +247,8 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withMaxKeys(int maxKeys) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, maxKeys, this.maxHold);
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, maxKeys, this.maxHold,
+				this.uncontendedFastPath);
 	}
 
 	/**
@@ -230,7 +258,22 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 */
 	public LockClientSettings withMaxHold(@Nullable Duration maxHold) {
 		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
-				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, maxHold);
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, maxHold,
+				this.uncontendedFastPath);
+	}
+
+	/**
+	 * Return a copy with the uncontended fast path on or off: off, every acquisition goes
+	 * through the acquisition machinery from its start (the same outcomes, more work per
+	 * uncontended acquisition).
+	 * @param uncontendedFastPath whether an uncontended acquisition of one write lock
+	 * sends its request before starting the acquisition machinery
+	 * @return the new settings
+	 */
+	public LockClientSettings withUncontendedFastPath(boolean uncontendedFastPath) {
+		return new LockClientSettings(this.watchdogLease, this.closeTimeout, this.renewalBatchSize,
+				this.fairGrantTimeout, this.cohortHandOffs, this.maxKeyLength, this.maxKeys, this.maxHold,
+				uncontendedFastPath);
 	}
 
 	/**

@@ -102,7 +102,7 @@ final class LockEngine {
 	/** How many acquisitions of this client wait in the store, by key. */
 	private final Map<String, AtomicInteger> storeWaiting = new ConcurrentHashMap<>();
 
-	private final Set<Acquisition> active = ConcurrentHashMap.newKeySet();
+	private final Set<Acquiring> active = ConcurrentHashMap.newKeySet();
 
 	/** The acquisitions under way and the releases sent in the background. */
 	private final PendingWork pending = new PendingWork();
@@ -440,7 +440,7 @@ final class LockEngine {
 
 	// Acquisitions under way
 
-	boolean register(Acquisition acquisition) {
+	boolean register(Acquiring acquisition) {
 		this.pending.begin();
 		this.active.add(acquisition);
 		if (this.closed.get()) {
@@ -451,10 +451,23 @@ final class LockEngine {
 	}
 
 	/**
+	 * Count {@code next} as under way in place of {@code first}, the
+	 * {@link UncontendedAttempt} it continues: a close never finds neither.
+	 * @return whether the client is still open; if not, {@code next} gives up
+	 */
+	boolean continueAs(Acquiring first, Acquisition next) {
+		this.active.add(next);
+		if (!this.active.remove(first)) {
+			this.pending.begin();
+		}
+		return !this.closed.get();
+	}
+
+	/**
 	 * Count an acquisition as ended; called after it sent the releases of what it gives
 	 * back.
 	 */
-	void unregister(Acquisition acquisition) {
+	void unregister(Acquiring acquisition) {
 		if (this.active.remove(acquisition)) {
 			this.pending.end();
 		}

@@ -89,7 +89,7 @@ final class Locks {
 	@Nullable List<Lease> await(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
 			@Nullable Duration leaseTime, boolean throwIfBusy) throws InterruptedException {
 		this.engine.ensureOpen();
-		Acquisition acquisition = acquisition(name, keys, goal, waitNanos, waitTime, leaseTime);
+		Acquiring acquisition = acquisition(name, keys, goal, waitNanos, waitTime, leaseTime);
 		// This thread blocks for the first request anyway: a blocking store may send it
 		// from here
 		CompletableFuture<List<Lease>> grants = BlockingCaller.run(acquisition::start);
@@ -156,7 +156,7 @@ final class Locks {
 	CompletableFuture<List<LockHold>> acquireAsync(String name, List<String> keys, AcquireGoal goal, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		CompletableFuture<List<LockHold>> result = new CompletableFuture<>();
-		Acquisition acquisition = acquisition(name, keys, goal, waitNanos(keys.get(0), waitTime), waitTime, leaseTime);
+		Acquiring acquisition = acquisition(name, keys, goal, waitNanos(keys.get(0), waitTime), waitTime, leaseTime);
 		CompletableFuture<List<Lease>> grants = acquisition.start();
 		result.whenComplete((holds, failure) -> {
 			if (failure != null && !grants.isCompletedExceptionally()) {
@@ -240,9 +240,19 @@ final class Locks {
 		return single;
 	}
 
-	private Acquisition acquisition(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
+	/**
+	 * Return the acquisition of {@code keys}: for a lock of one key that takes a local
+	 * turn, its {@link UncontendedAttempt uncontended fast path} unless the settings
+	 * switch it off.
+	 */
+	private Acquiring acquisition(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		this.engine.extensions.requireFixedLeases(keys, leaseTime);
+		if (this.variant.takesTurn() && keys.size() == 1 && goal instanceof AcquireGoal.AllKeys
+				&& this.engine.settings.uncontendedFastPath()) {
+			return new UncontendedAttempt(this.engine, this.variant, this.engine.reserve(keys.get(0)), name, waitNanos,
+					waitTime, leaseTime);
+		}
 		List<LockEntry> entries = this.variant.takesTurn() ? keys.stream().map(this.engine::reserve).toList()
 				: keys.stream().map((key) -> LockEntry.unshared(key, this.variant.ownership())).toList();
 		return new Acquisition(this.engine, this.variant, goal, entries, name, waitNanos, waitTime, leaseTime);

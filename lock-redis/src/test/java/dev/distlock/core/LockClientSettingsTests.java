@@ -46,6 +46,7 @@ class LockClientSettingsTests {
 		assertThat(settings.cohortHandOffs()).isEqualTo(3);
 		assertThat(settings.maxKeyLength()).isEqualTo(512);
 		assertThat(settings.maxKeys()).isEqualTo(64);
+		assertThat(settings.uncontendedFastPath()).isTrue();
 	}
 
 	@Test
@@ -54,6 +55,16 @@ class LockClientSettingsTests {
 		LockClientSettings changed = settings.withWatchdogLease(Duration.ofSeconds(9)).withCohortHandOffs(0);
 		assertThat(changed.maxKeyLength()).isEqualTo(100);
 		assertThat(changed.maxKeys()).isEqualTo(3);
+	}
+
+	@Test
+	void switchesTheUncontendedFastPathAloneAndKeepsItWhenAnotherSettingChanges() {
+		LockClientSettings off = LockClientSettings.defaults().withUncontendedFastPath(false);
+		assertThat(off.uncontendedFastPath()).isFalse();
+		assertThat(off.withUncontendedFastPath(true)).isEqualTo(LockClientSettings.defaults());
+		assertThat(
+				off.withWatchdogLease(Duration.ofSeconds(9)).withMaxHold(Duration.ofMinutes(1)).uncontendedFastPath())
+			.isFalse();
 	}
 
 	@Test

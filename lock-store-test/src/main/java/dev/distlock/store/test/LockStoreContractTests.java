@@ -210,8 +210,20 @@ public abstract class LockStoreContractTests {
 		return implementsExtension(extension);
 	}
 
+	/**
+	 * Return the settings the suite's clients use, given those a case asks for: by
+	 * default as given. Override to run the whole suite under other engine settings, for
+	 * example with {@link LockClientSettings#withUncontendedFastPath(boolean) the
+	 * uncontended fast path} off.
+	 * @param settings the settings the case asks for
+	 * @return the settings to use
+	 */
+	protected LockClientSettings clientSettings(LockClientSettings settings) {
+		return settings;
+	}
+
 	DefaultLockClient newClient(LockStore store, LockClientSettings settings, LockClientListener listener) {
-		DefaultLockClient client = new DefaultLockClient(store, settings, listener);
+		DefaultLockClient client = new DefaultLockClient(store, clientSettings(settings), listener);
 		this.clients.add(client);
 		return client;
 	}
