@@ -17,6 +17,7 @@
 package dev.distlock.redis;
 
 import dev.distlock.core.LockClientSettings;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The lock contract on a standalone Redis with the engine's uncontended fast path off
@@ -25,6 +26,7 @@ import dev.distlock.core.LockClientSettings;
  *
  * @author distlock
  */
+@Tag("slow")
 class RedisStandaloneWithoutFastPathContractTests extends RedisStandaloneLockStoreContractTests {
 
 	@Override
