@@ -162,18 +162,20 @@ class ZooKeeperTwoInstancesTests {
 				await().atMost(WAIT).until(() -> keyChildren().contains("writer-waiting"));
 				calls.add(callers.submit(() -> call(() -> atFirst.read("r3"))));
 				await().atMost(WAIT).until(() -> first.getBean(DefaultLockClient.class).waitingCount(PRICES) == 1);
-				assertThat(entered).as("a reader after a waiting writer waits").containsExactly("r1", "r2");
+				assertThat(entered).as("a reader after a waiting writer waits").containsExactlyInAnyOrder("r1", "r2");
 				leave.get("r1").countDown();
 				leave.get("r2").countDown();
 				await().atMost(WAIT).until(() -> entered.contains("w"));
-				assertThat(entered).as("the writer alone, before the later reader").containsExactly("r1", "r2", "w");
+				assertThat(entered).as("the writer alone, before the later reader").hasSize(3).endsWith("w");
 				leave.get("w").countDown();
 				await().atMost(WAIT).until(() -> entered.contains("r3"));
 				leave.get("r3").countDown();
 				for (Future<?> call : calls) {
 					call.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 				}
-				assertThat(entered).containsExactly("r1", "r2", "w", "r3");
+				// The two first readers entered at once, in either order
+				assertThat(entered.subList(0, 2)).containsExactlyInAnyOrder("r1", "r2");
+				assertThat(entered.subList(2, 4)).containsExactly("w", "r3");
 			}
 			finally {
 				leave.values().forEach(CountDownLatch::countDown);
