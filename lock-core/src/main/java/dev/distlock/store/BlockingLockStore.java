@@ -24,6 +24,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -50,9 +52,11 @@ import org.springframework.util.Assert;
  * and a synchronous release) while fewer operations of the store run than it has threads:
  * that one runs on the calling thread, with no hop to the executor and back, and fails as
  * below when it took longer than the command timeout (the backend's own bound, a query
- * timeout say, must stop it near there). So a burst of callers never takes more of the
- * backend (connections of a pool, say) than the store's threads and as many callers, and
- * under load queues for a thread as an asynchronous call does. Either way:
+ * timeout say, must stop it near there). Operations on callers' threads and on the
+ * executor share one permit per thread, so that a burst of callers never runs more
+ * operations at once than the store has threads (never more than the connections of a
+ * pool sized as the store, say); a caller runs on its own thread only when no operation
+ * waits, so under load it queues, in turn, as an asynchronous call does. Either way:
  * <ul>
  * <li>its stage fails with {@link LockBackendException} when the operation throws, when
  * it gets no answer within the {@link #commandTimeout() command timeout} (queueing
@@ -97,9 +101,13 @@ public abstract class BlockingLockStore implements LockStore {
 
 	private final BoundedExecutor executor;
 
-	private final int threads;
-
-	private final AtomicInteger running = new AtomicInteger();
+	/**
+	 * One permit per thread of the executor: an operation runs only with one, on the
+	 * executor or on a marked caller's thread, so that no more operations run at once
+	 * than the store has threads. Fair: the executor's operations get them in turn, and a
+	 * caller takes one only when no operation waits.
+	 */
+	private final Semaphore permits;
 
 	private volatile boolean closed;
 
@@ -126,7 +134,7 @@ public abstract class BlockingLockStore implements LockStore {
 		Assert.notNull(commandTimeout, "'commandTimeout' must not be null");
 		Assert.isTrue(!commandTimeout.isNegative() && !commandTimeout.isZero(), "'commandTimeout' must be positive");
 		this.commandTimeout = commandTimeout;
-		this.threads = threads;
+		this.permits = new Semaphore(threads, true);
 		this.executor = new BoundedExecutor("distlock-" + name + "-" + stores.incrementAndGet() + "-", threads,
 				queueCapacity);
 	}
@@ -260,12 +268,12 @@ public abstract class BlockingLockStore implements LockStore {
 	 */
 	protected final <T> CompletableFuture<T> call(String key, String operation, Callable<T> command,
 			Consumer<? super T> late) {
-		if (!this.closed && BlockingCaller.take() && takeCallerThreadTurn()) {
+		if (!this.closed && BlockingCaller.take() && mayRunHere()) {
 			try {
 				return callHere(key, operation, command, late);
 			}
 			finally {
-				this.running.decrementAndGet();
+				this.permits.release();
 			}
 		}
 		CompletableFuture<T> reply = new CompletableFuture<>();
@@ -275,7 +283,13 @@ public abstract class BlockingLockStore implements LockStore {
 					return;
 				}
 				T result;
-				this.running.incrementAndGet();
+				// A marked caller may run an operation on its own thread with the permit
+				// of this one: wait for it, as for a connection of a full pool
+				this.permits.acquireUninterruptibly();
+				if (reply.isDone()) {
+					this.permits.release();
+					return;
+				}
 				current.set(reply);
 				try {
 					result = command.call();
@@ -286,7 +300,7 @@ public abstract class BlockingLockStore implements LockStore {
 				}
 				finally {
 					current.remove();
-					this.running.decrementAndGet();
+					this.permits.release();
 				}
 				if (!reply.complete(result)) {
 					late.accept(result);
@@ -304,15 +318,22 @@ public abstract class BlockingLockStore implements LockStore {
 	}
 
 	/**
-	 * Return whether an operation may run on the calling thread now, counting it as
-	 * running when it may: only while fewer operations run than the store has threads.
+	 * Take a permit for an operation on the calling thread, if one is free and no
+	 * operation waits for one or for a thread: a caller never goes before operations
+	 * queued earlier.
 	 */
-	private boolean takeCallerThreadTurn() {
-		if (this.running.incrementAndGet() <= this.threads) {
-			return true;
+	private boolean mayRunHere() {
+		if (this.executor.hasQueuedTasks()) {
+			return false;
 		}
-		this.running.decrementAndGet();
-		return false;
+		try {
+			// Unlike tryAcquire(), honours the fairness: no permit while others wait
+			return this.permits.tryAcquire(0, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/**

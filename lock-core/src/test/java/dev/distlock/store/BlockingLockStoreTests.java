@@ -81,17 +81,20 @@ class BlockingLockStoreTests {
 
 	@Test
 	void aMarkedCallerQueuesForAThreadWhileAsManyOperationsRunAsTheStoreHasThreads() {
-		CompletableFuture<LockStore.Attempt> stuck = this.store.tryAcquire("stuck", "token", Duration.ofSeconds(30))
-			.toCompletableFuture();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.acquiresRun.get() == 1);
-		CompletableFuture<Boolean> owner = BlockingCaller.run(() -> this.store.isOwner("key", "token"))
-			.toCompletableFuture();
-		assertThat(owner).isNotDone();
-		assertThat(this.ownerCheckThread.get()).isNull();
-		this.unblock.countDown();
-		await().atMost(Duration.ofSeconds(5)).until(() -> stuck.isDone() && owner.isDone());
-		assertThat(owner).isCompletedWithValue(true);
-		assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-");
+		// A command timeout the queued operation cannot reach however loaded the machine
+		try (TestStore patient = new TestStore(Duration.ofSeconds(60), 1, 1)) {
+			CompletableFuture<LockStore.Attempt> stuck = patient.tryAcquire("stuck", "token", Duration.ofSeconds(30))
+				.toCompletableFuture();
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.acquiresRun.get() == 1);
+			CompletableFuture<Boolean> owner = BlockingCaller.run(() -> patient.isOwner("key", "token"))
+				.toCompletableFuture();
+			assertThat(owner).isNotDone();
+			assertThat(this.ownerCheckThread.get()).isNull();
+			this.unblock.countDown();
+			await().atMost(Duration.ofSeconds(35)).until(() -> stuck.isDone() && owner.isDone());
+			assertThat(owner).isCompletedWithValue(true);
+			assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-");
+		}
 	}
 
 	@Test
@@ -103,7 +106,8 @@ class BlockingLockStoreTests {
 		CompletableFuture<Boolean> owner = BlockingCaller.run(() -> this.store.isOwner("key", "token"))
 			.toCompletableFuture();
 		await().atMost(Duration.ofSeconds(5)).until(owner::isDone);
-		assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-");
+		assertThat(owner).as("queued for the one thread, and timed out there").isCompletedExceptionally();
+		assertThat(this.ownerCheckThread.get()).as("run nowhere, the caller's thread included").isNull();
 		this.unblock.countDown();
 		await().atMost(Duration.ofSeconds(35)).until(stuckOnCaller::isDone);
 		assertThat(stuckOnCaller).isCompletedExceptionally();
@@ -111,6 +115,24 @@ class BlockingLockStoreTests {
 			.toCompletableFuture();
 		assertThat(next).isCompletedWithValue(true);
 		assertThat(this.ownerCheckThread.get()).isEqualTo(Thread.currentThread().getName());
+	}
+
+	@Test
+	void anOperationOfTheExecutorWaitsWhileMarkedCallersRunAsManyAsTheStoreHasThreads() {
+		CompletableFuture<LockStore.Attempt> stuckOnCaller = CompletableFuture.supplyAsync(() -> BlockingCaller
+			.run(() -> this.store.tryAcquire("stuck", "token", Duration.ofSeconds(30)).toCompletableFuture().join()));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.acquiresRun.get() == 1);
+		assertThat(this.acquireThread.get()).doesNotStartWith("distlock-test-");
+		CompletableFuture<Boolean> owner = this.store.isOwner("key", "token").toCompletableFuture();
+		await().atMost(Duration.ofSeconds(5)).until(owner::isDone);
+		assertThat(owner).as("timed out waiting for the caller's operation").isCompletedExceptionally();
+		assertThat(this.ownerCheckThread.get()).as("never run beside the caller's operation").isNull();
+		this.unblock.countDown();
+		await().atMost(Duration.ofSeconds(35)).until(stuckOnCaller::isDone);
+		CompletableFuture<Boolean> next = this.store.isOwner("key", "token").toCompletableFuture();
+		await().atMost(Duration.ofSeconds(5)).until(next::isDone);
+		assertThat(next).isCompletedWithValue(true);
+		assertThat(this.ownerCheckThread.get()).startsWith("distlock-test-");
 	}
 
 	@Test

@@ -67,11 +67,11 @@ import org.springframework.util.Assert;
  * <li>Every operation is one short statement or transaction on a connection borrowed for
  * it and returned at once: a held lock keeps no connection. A synchronous caller's
  * request runs on its own thread ({@link dev.distlock.store.BlockingCaller}) while the
- * store runs fewer operations than it has threads; other operations run on the store's
- * bounded executor ({@link BlockingLockStore}), with as many threads as the pool has
- * connections ({@link JdbcLockStoreSettings#threads()}), each within the command timeout,
- * waiting for a connection included, and fail with {@link LockBackendException} past
- * it.</li>
+ * store runs fewer operations than it has threads and none waits; other operations run on
+ * the store's bounded executor ({@link BlockingLockStore}), with as many threads as the
+ * pool has connections ({@link JdbcLockStoreSettings#threads()}), each within the command
+ * timeout, waiting for a connection included, and fail with {@link LockBackendException}
+ * past it.</li>
  * <li>Taking a lock is one statement on PostgreSQL (an upsert), and one conditional
  * update on MySQL and MariaDB (an insert follows for a new key); a refusal tells the
  * holder's remaining lease in the same round trip.</li>
@@ -330,7 +330,7 @@ public final class JdbcLockStore extends BlockingLockStore
 	private void recordWaiter(String key) {
 		call(key, "record a waiter", () -> this.connections.withConnection((connection) -> {
 			this.statements.markWaiter(connection, key);
-			return null;
+			return Boolean.TRUE;
 		}));
 	}
 

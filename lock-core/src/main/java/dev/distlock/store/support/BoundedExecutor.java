@@ -76,6 +76,14 @@ public final class BoundedExecutor implements Executor {
 	}
 
 	/**
+	 * Return whether tasks wait in the queue for a thread.
+	 * @return whether the queue holds a task
+	 */
+	public boolean hasQueuedTasks() {
+		return !this.executor.getQueue().isEmpty();
+	}
+
+	/**
 	 * Stop taking tasks; queued ones still run.
 	 */
 	public void shutdown() {
