@@ -71,6 +71,18 @@ interface AcquireVariant {
 	boolean takesTurn();
 
 	/**
+	 * Return whether an acquisition of one key may send its first attempt before the
+	 * acquisition machinery starts ({@link UncontendedAttempt}): the locks that take a
+	 * local turn, when it is free, and those whose callers never queue locally. Fair
+	 * locks do not: their first attempt joins the store's queue and is answered with the
+	 * store's clock.
+	 * @return whether the uncontended fast path applies
+	 */
+	default boolean hasFastPath() {
+		return takesTurn();
+	}
+
+	/**
 	 * Return whether several keys may be asked for in one atomic store request.
 	 * @return whether {@link #requestAll} may be used
 	 */
@@ -285,6 +297,15 @@ interface AcquireVariant {
 		@Override
 		public boolean takesTurn() {
 			return false;
+		}
+
+		/**
+		 * A caller has no local turn to wait for: every acquisition of one key sends its
+		 * first attempt at once.
+		 */
+		@Override
+		public boolean hasFastPath() {
+			return true;
 		}
 
 		@Override

@@ -45,9 +45,9 @@ import org.springframework.util.Assert;
  * @param maxKeys the most keys one call may lock ({@link LockKeyRules})
  * @param maxHold the longest a lock is renewed, or {@code null} for no cap
  * @param uncontendedFastPath whether an acquisition of one non-fair write lock whose key
- * no caller of this client holds or waits for sends its request before starting the
- * acquisition machinery, which it enters only if refused or failed (on by default;
- * switching it off changes no outcome, only the work per acquisition)
+ * no caller of this client holds or waits for, or of one read lock, sends its request
+ * before starting the acquisition machinery, which it enters only if refused or failed
+ * (on by default; switching it off changes no outcome, only the work per acquisition)
  * @author distlock
  * @since 0.1.0
  */
@@ -84,8 +84,9 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * @param maxKeyLength the longest key in bytes of UTF-8
 	 * @param maxKeys the most keys per call
 	 * @param maxHold the longest a lock is renewed, or {@code null} for no cap
-	 * @param uncontendedFastPath whether an uncontended acquisition of one write lock
-	 * sends its request before starting the acquisition machinery
+	 * @param uncontendedFastPath whether an uncontended acquisition of one write lock, or
+	 * an acquisition of one read lock, sends its request before starting the acquisition
+	 * machinery
 	 */
 	public LockClientSettings {
 		Assert.notNull(watchdogLease, "'watchdogLease' must not be null");
@@ -266,8 +267,9 @@ public record LockClientSettings(Duration watchdogLease, Duration closeTimeout, 
 	 * Return a copy with the uncontended fast path on or off: off, every acquisition goes
 	 * through the acquisition machinery from its start (the same outcomes, more work per
 	 * uncontended acquisition).
-	 * @param uncontendedFastPath whether an uncontended acquisition of one write lock
-	 * sends its request before starting the acquisition machinery
+	 * @param uncontendedFastPath whether an uncontended acquisition of one write lock, or
+	 * an acquisition of one read lock, sends its request before starting the acquisition
+	 * machinery
 	 * @return the new settings
 	 */
 	public LockClientSettings withUncontendedFastPath(boolean uncontendedFastPath) {

@@ -241,21 +241,28 @@ final class Locks {
 	}
 
 	/**
-	 * Return the acquisition of {@code keys}: for a lock of one key that takes a local
-	 * turn, its {@link UncontendedAttempt uncontended fast path} unless the settings
-	 * switch it off.
+	 * Return the acquisition of {@code keys}: for a lock of one key whose variant has one
+	 * (write and read locks), its {@link UncontendedAttempt uncontended fast path} unless
+	 * the settings switch it off.
 	 */
 	private Acquiring acquisition(String name, List<String> keys, AcquireGoal goal, long waitNanos, Duration waitTime,
 			@Nullable Duration leaseTime) {
 		this.engine.extensions.requireFixedLeases(keys, leaseTime);
-		if (this.variant.takesTurn() && keys.size() == 1 && goal instanceof AcquireGoal.AllKeys
+		if (this.variant.hasFastPath() && keys.size() == 1 && goal instanceof AcquireGoal.AllKeys
 				&& this.engine.settings.uncontendedFastPath()) {
-			return new UncontendedAttempt(this.engine, this.variant, this.engine.reserve(keys.get(0)), name, waitNanos,
-					waitTime, leaseTime);
+			return new UncontendedAttempt(this.engine, this.variant, entry(keys.get(0)), name, waitNanos, waitTime,
+					leaseTime);
 		}
-		List<LockEntry> entries = this.variant.takesTurn() ? keys.stream().map(this.engine::reserve).toList()
-				: keys.stream().map((key) -> LockEntry.unshared(key, this.variant.ownership())).toList();
+		List<LockEntry> entries = keys.stream().map(this::entry).toList();
 		return new Acquisition(this.engine, this.variant, goal, entries, name, waitNanos, waitTime, leaseTime);
+	}
+
+	/**
+	 * Return the local entry of {@code key}: the shared one, reserved, for a variant that
+	 * takes a local turn, else one of the caller's own, its turn taken.
+	 */
+	private LockEntry entry(String key) {
+		return this.variant.takesTurn() ? this.engine.reserve(key) : LockEntry.unshared(key, this.variant.ownership());
 	}
 
 	List<LockHold> holds(List<Lease> leases) {

@@ -31,13 +31,14 @@ import org.jspecify.annotations.Nullable;
  * {@link Acquisition}, sent before the acquisition exists. If the key's local turn is
  * free (no caller of this client holds or waits for the key), the caller takes it and
  * sends the store the request the acquisition would send first; a grant is registered and
- * returned at once, one store request and one reply stage in all. Anything else becomes
- * an {@link Acquisition}: a turn not free, from the start; a lock handed over with the
- * turn or a yield to wait out, holding the turn; a refusal, a failure, or any reply to a
- * caller that stopped meanwhile or a client that closed, holding the turn and taking the
- * reply as its first attempt's, so that nothing is asked twice and the caller keeps its
- * place. Local exclusion is the turn's: a caller of the same key that arrives meanwhile
- * queues for it.
+ * returned at once, one store request and one reply stage in all. A read lock has no
+ * local turn to take (its entry is the caller's own, its turn taken), so every read lock
+ * of one key starts this way. Anything else becomes an {@link Acquisition}: a turn not
+ * free, from the start; a lock handed over with the turn or a yield to wait out, holding
+ * the turn; a refusal, a failure, or any reply to a caller that stopped meanwhile or a
+ * client that closed, holding the turn and taking the reply as its first attempt's, so
+ * that nothing is asked twice and the caller keeps its place. Local exclusion is the
+ * turn's: a caller of the same key that arrives meanwhile queues for it.
  *
  * @author distlock
  * @since 0.1.0
@@ -73,8 +74,10 @@ final class UncontendedAttempt implements Acquiring {
 	/**
 	 * Create the fast path of an acquisition of one key.
 	 * @param engine the client's engine
-	 * @param variant the kind of lock, one that takes a local turn
-	 * @param entry the key's local entry, reserved by the caller
+	 * @param variant the kind of lock, one with a fast path
+	 * ({@link AcquireVariant#hasFastPath()})
+	 * @param entry the key's local entry: reserved by the caller for a variant that takes
+	 * a local turn, else the caller's own
 	 * @param name the lock name, for the listener
 	 * @param waitNanos how long to wait, 0 for one attempt
 	 * @param waitTime the wait time as given, for messages
@@ -94,7 +97,7 @@ final class UncontendedAttempt implements Acquiring {
 	@Override
 	public CompletableFuture<List<Lease>> start() {
 		long startedAt = System.nanoTime();
-		if (!this.entry.queue.tryTake()) {
+		if (this.variant.takesTurn() && !this.entry.queue.tryTake()) {
 			return become(new Acquisition(this.engine, this.variant, goal(), List.of(this.entry), this.name,
 					this.waitNanos, this.waitTime, this.leaseTime))
 				.start();

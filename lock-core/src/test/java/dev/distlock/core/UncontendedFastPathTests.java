@@ -39,8 +39,9 @@ import static org.awaitility.Awaitility.await;
  * {@link LockClientSettings#uncontendedFastPath()}): the work it saves, counted (store
  * requests, and the future stages that hang on the store's replies), and that a key
  * contended inside the client, or refused, still goes through the acquisition machinery:
- * the local queue, the hand-over, the waiting. The lock contract runs with the fast path
- * on and off in {@code lock-store-test} and {@code lock-redis}.
+ * the local queue, the hand-over, the waiting; read locks take the fast path too. The
+ * lock contract runs with the fast path on and off in {@code lock-store-test} and
+ * {@code lock-redis}.
  *
  * @author distlock
  */
@@ -82,6 +83,50 @@ class UncontendedFastPathTests {
 			assertThat(this.store.releases).as("release requests").hasValue(1);
 			return this.store.stages.get();
 		}
+	}
+
+	@Test
+	void anUncontendedReadLockIsAskedForWithOneRequestAndHangsFewerStagesOnTheReplyWithTheFastPath()
+			throws InterruptedException {
+		int withFastPath = stagesOfAnUncontendedReadLock(true);
+		int withoutFastPath = stagesOfAnUncontendedReadLock(false);
+		assertThat(withFastPath)
+			.as("stages on the reply of an uncontended read lock: %d with the fast path, %d without", withFastPath,
+					withoutFastPath)
+			.isLessThan(withoutFastPath);
+	}
+
+	private int stagesOfAnUncontendedReadLock(boolean fastPath) throws InterruptedException {
+		try (DefaultLockClient counted = new DefaultLockClient(this.store,
+				LockClientSettings.defaults().withUncontendedFastPath(fastPath))) {
+			counted.readLocks().acquire("read-warm-up", WAIT, null).release();
+			this.store.reset();
+			LockHold read = counted.readLocks().acquire("read", WAIT, null);
+			assertThat(read.fencingToken()).as("read grants carry no fencing token").isZero();
+			int stages = this.store.stages.get();
+			read.release();
+			assertThat(this.store.readAttempts).as("read lock requests").hasValue(1);
+			assertThat(this.store.subscriptions).as("subscriptions to releases").hasValue(0);
+			assertThat(counted.acquiringCount()).isZero();
+			assertThat(counted.heldCount()).isZero();
+			return stages;
+		}
+	}
+
+	@Test
+	void aReadLockRefusedOnTheFastPathSubscribesAsksAgainAndIsGrantedWhenTheWriterReleases()
+			throws InterruptedException {
+		LockHold writer = this.other.acquire("written", WAIT, null);
+		this.store.reset();
+		CompletableFuture<LockHold> reader = this.client.readLocks()
+			.acquireAsync("written", WAIT, null)
+			.toCompletableFuture();
+		await().until(() -> this.store.subscriptions.get() == 1 && this.store.readAttempts.get() >= 2);
+		assertThat(reader).as("refused while the writer holds the key").isNotDone();
+		writer.release();
+		reader.join().release();
+		assertThat(this.client.acquiringCount()).isZero();
+		assertThat(this.client.heldCount()).isZero();
 	}
 
 	@Test
@@ -194,6 +239,10 @@ class UncontendedFastPathTests {
 
 		final AtomicInteger stages = new AtomicInteger();
 
+		final AtomicInteger readAttempts = new AtomicInteger();
+
+		final AtomicInteger subscriptions = new AtomicInteger();
+
 		private volatile CompletableFuture<@Nullable Void> gate = CompletableFuture.completedFuture(null);
 
 		private volatile boolean loseReply;
@@ -207,6 +256,8 @@ class UncontendedFastPathTests {
 			this.releases.set(0);
 			this.handOvers.set(0);
 			this.stages.set(0);
+			this.readAttempts.set(0);
+			this.subscriptions.set(0);
 		}
 
 		/**
@@ -241,6 +292,18 @@ class UncontendedFastPathTests {
 				Duration ttl) {
 			this.attempts.incrementAndGet();
 			return counted(this.gate.thenCompose((ignored) -> super.tryAcquire(key, token, lease, waiter, ttl)));
+		}
+
+		@Override
+		public CompletionStage<Attempt> tryAcquireRead(String key, String token, Duration lease) {
+			this.readAttempts.incrementAndGet();
+			return counted(super.tryAcquireRead(key, token, lease));
+		}
+
+		@Override
+		public Subscription onRelease(String key, Runnable listener) {
+			this.subscriptions.incrementAndGet();
+			return super.onRelease(key, listener);
 		}
 
 		@Override

@@ -19,6 +19,7 @@ package dev.distlock.redis;
 import java.time.Duration;
 
 import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockHandle;
 import dev.distlock.store.support.StageTimeouts;
 import dev.distlock.store.support.Stages;
 import org.junit.jupiter.api.Test;
@@ -28,9 +29,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The uncontended path's cost, counted: the scripts an acquire and a release of a client
- * run, and the timeout mechanisms a request on a ready connection uses (Lettuce's own
- * timer, which the test connection's default client options enable, and no bound of the
- * store's besides).
+ * run, the client threads a blocking acquire and release pass through, and the timeout
+ * mechanisms a request on a ready connection uses (Lettuce's own timer, which the test
+ * connection's default client options enable, and no bound of the store's besides).
  *
  * @author distlock
  */
@@ -49,6 +50,28 @@ class RedisUncontendedPathTests extends RedisStoreTestSupport {
 		long before = scriptCalls();
 		client.acquire(key, Duration.ZERO, null).release();
 		assertThat(scriptCalls() - before).as("scripts per uncontended acquire+release").isEqualTo(2);
+	}
+
+	@Test
+	void anUncontendedBlockingAcquireAndReleaseHandNoWorkToTheClientsCallbackThreads() throws InterruptedException {
+		DefaultLockClient client = newClient();
+		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+			client.acquire(uniqueKey("warm-up"), Duration.ZERO, null).release();
+			return true;
+		});
+		LockHandle handle = client.obtain(uniqueKey("uncontended-handle"));
+		for (int i = 0; i < 200; i++) {
+			// As the benchmark's callers take it: waiting, so the request registers the
+			// client as a waiter if refused
+			assertThat(handle.tryLock(Duration.ofSeconds(5))).isTrue();
+			handle.unlock();
+		}
+		// The callback pool starts a thread for its first task: a grant or a release that
+		// went through it would have left one
+		String callbackThreads = "distlock-" + client.clientId().substring(0, 8) + "-callback-";
+		assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName)
+			.as("threads of the client's callback pool")
+			.noneMatch((name) -> name.startsWith(callbackThreads));
 	}
 
 	@Test
