@@ -157,8 +157,9 @@ final class FairReservation {
 	 * is kept for it ({@code head} says it is, else it is read first).
 	 */
 	CompletableFuture<Void> leave(String key, String token, String path, boolean head) {
-		CompletableFuture<@Nullable Integer> version = head ? CompletableFuture.completedFuture(-1) : read(key, LEAVE)
-			.thenApply((kept) -> (kept != null && kept.token().equals(token)) ? kept.version() : null);
+		CompletableFuture<@Nullable Integer> version = head ? CompletableFuture.<@Nullable Integer>completedFuture(-1)
+				: read(key, LEAVE).<@Nullable Integer>thenApply(
+						(kept) -> (kept != null && kept.token().equals(token)) ? kept.version() : null);
 		return version.thenCompose((kept) -> {
 			if (kept == null) {
 				return deleteNode(key, path);

@@ -371,10 +371,10 @@ final class WaitingLine {
 		// reservation
 		CompletableFuture<List<String>> read = this.reservation.line(key);
 		CompletableFuture<@Nullable String> kept = speculate ? this.reservation.keptFor(key)
-				: CompletableFuture.completedFuture(null);
+				: CompletableFuture.<@Nullable String>completedFuture(null);
 		CompletableFuture<@Nullable CuratorEvent> holder = speculate
 				? watchHolder(place, Watched.HEAD_HOLDER).<@Nullable CuratorEvent>thenApply((event) -> event)
-				: CompletableFuture.completedFuture(null);
+				: CompletableFuture.<@Nullable CuratorEvent>completedFuture(null);
 		return read.thenCompose((line) -> kept.thenCompose((keptFor) -> holder.thenCompose((watched) -> {
 			int index = line.indexOf(LockPaths.name(path));
 			if (index < 0) {
@@ -388,8 +388,10 @@ final class WaitingLine {
 			if (watched != null && place.id.waiter().equals(keptFor)) {
 				// The claim before it reserved the key for it, and the holder is watched
 				place.head = true;
-				return (Background.code(watched) == Code.NONODE) ? holderGone(place)
-						: CompletableFuture.<@Nullable Void>completedFuture(null);
+				if (Background.code(watched) == Code.NONODE) {
+					return holderGone(place);
+				}
+				return CompletableFuture.completedFuture(null);
 			}
 			if (place.fair && !place.head) {
 				return reserve(place);
