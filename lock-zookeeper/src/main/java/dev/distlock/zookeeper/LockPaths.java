@@ -36,9 +36,10 @@ import org.springframework.util.Assert;
  * same transaction as {@value #HOLDER}, so that a release, a renewal and an owner check
  * find by name whether a token still holds the key;</li>
  * <li>{@code q-<waiter>-<sequence>}: the ephemeral sequential node of a waiter in line
- * ({@link WaitingLine}), ZooKeeper's ten-digit sequence number giving its place;</li>
- * <li>{@value #NEXT}: the ephemeral node of the fair line's head, its data the head's
- * token: while it exists every take but the head's own fails;</li>
+ * ({@link WaitingLine}), ZooKeeper's ten-digit sequence number giving its place; a fair
+ * caller's is {@code qf-<token>-<sequence>};</li>
+ * <li>{@value #NEXT}: the fair line's reservation, its data the token of the fair caller
+ * it is kept for: while it exists every take but that caller's own claim fails;</li>
  * <li>{@value #READERS}: the container of the readers' ephemeral {@code r-<token>} nodes
  * ({@link ReadGrants}): while it exists every take of a writer fails;</li>
  * <li>{@value #WRITER_WAITING}: the ephemeral mark of a writer waiting for readers, its
@@ -73,6 +74,8 @@ final class LockPaths {
 	private static final String READER_PREFIX = "r-";
 
 	private static final String QUEUE_PREFIX = "q-";
+
+	private static final String FAIR_QUEUE_PREFIX = "qf-";
 
 	private static final int SEQUENCE_DIGITS = 10;
 
@@ -162,6 +165,14 @@ final class LockPaths {
 	}
 
 	/**
+	 * Return the path the queue node of the fair caller {@code token} on {@code key} is
+	 * created with; ZooKeeper appends the sequence number.
+	 */
+	String fairQueuePrefix(String key, String token) {
+		return keyPath(key) + "/" + FAIR_QUEUE_PREFIX + segment(token) + "-";
+	}
+
+	/**
 	 * Return the path of the child {@code name} of the node of {@code key}.
 	 */
 	String child(String key, String name) {
@@ -174,12 +185,37 @@ final class LockPaths {
 	static List<String> queue(List<String> children) {
 		List<String> queue = new ArrayList<>(children.size());
 		for (String child : children) {
-			if (child.startsWith(QUEUE_PREFIX) && sequence(child) >= 0) {
+			if ((child.startsWith(QUEUE_PREFIX) || child.startsWith(FAIR_QUEUE_PREFIX)) && sequence(child) >= 0) {
 				queue.add(child);
 			}
 		}
 		queue.sort(Comparator.comparingLong(LockPaths::sequence));
 		return queue;
+	}
+
+	/**
+	 * Return the token of the fair caller whose queue node is {@code name}, or
+	 * {@code null} when it is not a fair caller's.
+	 */
+	static @Nullable String fairToken(String name) {
+		if (!name.startsWith(FAIR_QUEUE_PREFIX) || sequence(name) < 0
+				|| name.length() < FAIR_QUEUE_PREFIX.length() + SEQUENCE_DIGITS + 1) {
+			return null;
+		}
+		String segment = name.substring(FAIR_QUEUE_PREFIX.length(), name.length() - SEQUENCE_DIGITS - 1);
+		byte[] bytes = new byte[segment.length()];
+		int length = 0;
+		for (int i = 0; i < segment.length(); i++) {
+			char c = segment.charAt(i);
+			if (c == '%' && i + 2 < segment.length()) {
+				bytes[length++] = (byte) Integer.parseInt(segment.substring(i + 1, i + 3), 16);
+				i += 2;
+			}
+			else {
+				bytes[length++] = (byte) c;
+			}
+		}
+		return new String(bytes, 0, length, StandardCharsets.UTF_8);
 	}
 
 	/**

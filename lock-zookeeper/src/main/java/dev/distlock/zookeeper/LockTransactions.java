@@ -61,6 +61,12 @@ final class LockTransactions {
 	/** The index of a take's operation that fails while readers hold the key. */
 	static final int READERS_INDEX = 3;
 
+	/**
+	 * The index of a gated take's operation that fails while the fair line's reservation
+	 * exists: it runs only once the key has no holder and no readers.
+	 */
+	static final int RESERVATION_INDEX = 5;
+
 	private static final int ATTEMPTS = 3;
 
 	/** The error code of an operation after the failed one in a transaction. */
@@ -108,15 +114,17 @@ final class LockTransactions {
 				}
 				return CompletableFuture.completedFuture(new Taken(
 						Attempt.granted(this.store.granted(key, token, stat.getCzxid(), stat.getEphemeralOwner())), -1,
-						false));
+						false, false));
 			}
 			if (outcome.code() == Code.NODEEXISTS && outcome.interrupted() && outcome.failedIndex() <= 0) {
 				// Curator may have sent the take again after its reply was lost
-				return ownTake(key, token).thenApply((taken) -> new Taken(taken, -1, false));
+				return ownTake(key, token).thenApply((taken) -> new Taken(taken, -1, false, false));
 			}
 			int failed = outcome.failedIndex();
-			return CompletableFuture.completedFuture(new Taken(ZooKeeperLockStore.busy(),
-					(failed >= own) ? failed - own : -1, failed == READERS_INDEX && outcome.code() == Code.NODEEXISTS));
+			boolean created = outcome.code() == Code.NODEEXISTS;
+			return CompletableFuture
+				.completedFuture(new Taken(ZooKeeperLockStore.busy(), (failed >= own) ? failed - own : -1,
+						failed == READERS_INDEX && created, gated && failed == RESERVATION_INDEX && created));
 		});
 	}
 
@@ -295,8 +303,10 @@ final class LockTransactions {
 	 * @param attempt the grant or the refusal
 	 * @param failedExtra the index of the extra operation that failed the take, or -1
 	 * @param byReaders whether readers hold the key (or their container is left empty)
+	 * @param reserved whether the fair line's reservation alone refused the take: the key
+	 * has neither a holder nor readers
 	 */
-	record Taken(Attempt attempt, int failedExtra, boolean byReaders) {
+	record Taken(Attempt attempt, int failedExtra, boolean byReaders, boolean reserved) {
 
 	}
 

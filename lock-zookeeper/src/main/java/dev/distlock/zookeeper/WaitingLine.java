@@ -34,6 +34,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
@@ -49,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * release wakes the first waiter alone, and a waiter leaving wakes none (its successor
  * only moves its watch). The node goes when its waiter is granted (in the grant's own
  * transaction), leaves, stops refreshing its place within its time to live, or loses its
- * session.
+ * session. A fair caller's place first in line holds the key's reservation
+ * ({@link FairReservation}).
  *
  * @author distlock
  * @since 0.1.0
@@ -60,7 +62,8 @@ final class WaitingLine {
 
 	private static final String WAIT = "wait for";
 
-	private static final String LEAVE = "leave the waiting line of";
+	/** How many times a claim is sent at most when the line changed under it. */
+	private static final int CLAIMS = 3;
 
 	private final ZooKeeperLockStore store;
 
@@ -68,8 +71,11 @@ final class WaitingLine {
 
 	private final Map<PlaceId, Set<Runnable>> listeners = new ConcurrentHashMap<>();
 
+	private final FairReservation reservation;
+
 	WaitingLine(ZooKeeperLockStore store) {
 		this.store = store;
+		this.reservation = new FairReservation(store);
 	}
 
 	/**
@@ -109,7 +115,17 @@ final class WaitingLine {
 				}
 				return CompletableFuture.completedFuture(taken.attempt());
 			}
-			return stay(key, waiter, waiterTtl, false).thenApply((staying) -> taken.attempt());
+			if (taken.reserved()) {
+				// Only the fair line's reservation is in the way: try again once it is
+				// found kept for a caller no longer in line, else wait for it to pass on
+				return this.reservation.clearIfStale(key).thenCompose((cleared) -> {
+					if (cleared && again) {
+						return take(key, token, waiter, waiterTtl, false);
+					}
+					return stay(key, waiter, waiterTtl, false, true).thenApply((staying) -> taken.attempt());
+				});
+			}
+			return stay(key, waiter, waiterTtl, false, false).thenApply((staying) -> taken.attempt());
 		});
 	}
 
@@ -134,16 +150,38 @@ final class WaitingLine {
 			}
 			return place.head ? claim(place) : arm(place).thenCompose((armed) -> claimIfFree(place));
 		}
+		if (grantTimeout != null && waitsFairly(key)) {
+			// Fair callers of this instance are in line already: the take would be
+			// refused, so the caller joins the line at once
+			return join(key, token, grantTimeout);
+		}
 		return this.store.take(key, token, true, List.of(), grantTimeout != null).thenCompose((taken) -> {
 			if (taken.attempt().acquired() || grantTimeout == null) {
 				return CompletableFuture.completedFuture(taken.attempt());
 			}
-			return stay(key, token, grantTimeout, true).thenCompose((staying) -> {
-				Place joined = this.places.get(new PlaceId(key, token));
-				return (joined != null) ? claimIfFree(joined)
-						: CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
-			});
+			return join(key, token, grantTimeout);
 		});
+	}
+
+	private CompletableFuture<Attempt> join(String key, String token, Duration grantTimeout) {
+		return stay(key, token, grantTimeout, true, false).thenCompose((staying) -> {
+			Place joined = this.places.get(new PlaceId(key, token));
+			return (joined != null) ? claimIfFree(joined)
+					: CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
+		});
+	}
+
+	/**
+	 * Return whether a fair caller of this instance has a place in the line of
+	 * {@code key}.
+	 */
+	private boolean waitsFairly(String key) {
+		for (Place place : this.places.values()) {
+			if (place.fair && place.id.key().equals(key)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private CompletableFuture<Attempt> claimIfFree(Place place) {
@@ -152,28 +190,54 @@ final class WaitingLine {
 	}
 
 	/**
-	 * Claim the key for the line's head: take it, deleting the head's reservation and
-	 * queue node in the same transaction.
+	 * Claim the key for the line's head: take it, deleting the head's queue node and
+	 * passing the reservation on to the next fair caller in the same transaction
+	 * ({@link FairReservation#addHandOn}). With no place known after its own, the head
+	 * reads the line first.
 	 */
 	private CompletableFuture<Attempt> claim(Place place) {
+		return claim(place, CLAIMS, false, true);
+	}
+
+	private CompletableFuture<Attempt> claim(Place place, int attemptsLeft, boolean lineRead, boolean reserved) {
 		String key = place.id.key();
 		String path = place.path;
-		List<CuratorOp> extra = new ArrayList<>(2);
+		if (path == null) {
+			this.places.remove(place.id, place);
+			return CompletableFuture.completedFuture(ZooKeeperLockStore.busy());
+		}
+		if (place.successor == null && !lineRead) {
+			return this.reservation.line(key).thenCompose((line) -> {
+				int index = line.indexOf(LockPaths.name(path));
+				place.successor = (index >= 0 && index + 1 < line.size()) ? line.get(index + 1) : null;
+				return claim(place, attemptsLeft, true, reserved);
+			});
+		}
+		List<CuratorOp> extra = new ArrayList<>(3);
 		try {
-			extra.add(this.store.client().transactionOp().delete().forPath(this.store.paths().nextPath(key)));
-			if (path != null) {
-				extra.add(this.store.client().transactionOp().delete().forPath(path));
-			}
+			extra.add(this.store.client().transactionOp().delete().forPath(path));
+			this.reservation.addHandOn(extra, key, place.successor, reserved);
 		}
 		catch (Exception ex) {
 			return CompletableFuture.failedFuture(new LockBackendException(key, "acquire", ex));
 		}
+		boolean checksSuccessor = extra.size() == 3;
 		return this.store.take(key, place.id.waiter(), false, extra, true).thenCompose((taken) -> {
-			if (taken.attempt().acquired() || taken.failedExtra() >= 0) {
+			int failed = taken.failedExtra();
+			if (taken.attempt().acquired() || failed == 0) {
 				// Granted, or the place is gone (its time to live ran out): the caller
 				// asks again without it
 				this.places.remove(place.id, place);
 				return CompletableFuture.completedFuture(taken.attempt());
+			}
+			if (failed > 0 && attemptsLeft > 1) {
+				if (failed == 1 && checksSuccessor) {
+					// The next place left: read the line again
+					place.successor = null;
+					return claim(place, attemptsLeft - 1, false, reserved);
+				}
+				// The reservation went (with its creator's session, say), or came back
+				return claim(place, attemptsLeft - 1, lineRead, !reserved);
 			}
 			return arm(place).thenApply((armed) -> taken.attempt());
 		});
@@ -194,11 +258,12 @@ final class WaitingLine {
 	 * watch fired. Complete once the watch is set, so that no release in between goes
 	 * unheard.
 	 */
-	CompletableFuture<Void> stay(String key, String waiter, Duration timeToLive, boolean fair) {
+	CompletableFuture<Void> stay(String key, String waiter, Duration timeToLive, boolean fair, boolean reserved) {
 		PlaceId id = new PlaceId(key, waiter);
 		Place[] created = new Place[1];
 		Place place = this.places.computeIfAbsent(id, (placeId) -> created[0] = new Place(placeId, fair));
 		place.refreshed(timeToLive);
+		place.reservedAhead = reserved;
 		if (created[0] != null) {
 			place.ready = create(place).thenCompose((path) -> {
 				place.path = path;
@@ -229,32 +294,9 @@ final class WaitingLine {
 			if (path == null) {
 				return CompletableFuture.completedFuture(null);
 			}
-			if (!place.head) {
-				return deleteNode(key, path);
-			}
-			// The head hands its reservation on with its place, in one transaction
-			List<CuratorOp> operations = new ArrayList<>(2);
-			try {
-				operations.add(this.store.client().transactionOp().delete().forPath(this.store.paths().nextPath(key)));
-				operations.add(this.store.client().transactionOp().delete().forPath(path));
-			}
-			catch (Exception ex) {
-				return CompletableFuture.failedFuture(new LockBackendException(key, LEAVE, ex));
-			}
-			// Without its reservation (gone with a force release, say) the place goes
-			// alone
-			return this.store.transactions()
-				.run(List.of(key), LEAVE, operations, null)
-				.thenCompose(
-						(outcome) -> outcome.ok() ? CompletableFuture.completedFuture(null) : deleteNode(key, path));
+			return place.fair ? this.reservation.leave(key, waiter, path, place.head)
+					: this.reservation.deleteNode(key, path);
 		});
-	}
-
-	private CompletableFuture<Void> deleteNode(String key, String path) {
-		return this.store.background()
-			.call(key, LEAVE, (callback) -> this.store.client().delete().inBackground(callback).forPath(path),
-					Code.NONODE)
-			.thenApply((deleted) -> null);
 	}
 
 	/**
@@ -295,9 +337,11 @@ final class WaitingLine {
 						.create()
 						.creatingParentContainersIfNeeded()
 						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)).inBackground(callback)
-						.forPath(this.store.paths().queuePrefix(key, place.id.waiter()),
+						.forPath(
+								place.fair ? this.store.paths().fairQueuePrefix(key, place.id.waiter())
+										: this.store.paths().queuePrefix(key, place.id.waiter()),
 								place.id.waiter().getBytes(StandardCharsets.UTF_8)),
-					(late) -> deleteNode(key, late.getName()))
+					(late) -> this.reservation.deleteNode(key, late.getName()))
 			.thenApply((event) -> event.getName());
 	}
 
@@ -307,25 +351,57 @@ final class WaitingLine {
 	 * when its own node is gone.
 	 */
 	private CompletableFuture<Void> arm(Place place) {
+		return arm(place, false);
+	}
+
+	/**
+	 * Arm the place as {@link #arm(Place)} does; a fair place whose predecessor just went
+	 * ({@code movedUp}) also reads the reservation and watches the holder in the same
+	 * round trip, since the claim before it most likely reserved the key for it.
+	 */
+	private CompletableFuture<Void> arm(Place place, boolean movedUp) {
 		String key = place.id.key();
 		String path = place.path;
 		if (path == null || this.places.get(place.id) != place) {
 			return CompletableFuture.completedFuture(null);
 		}
 		place.armed = true;
-		return children(key).thenCompose((children) -> {
-			List<String> line = LockPaths.queue(children);
+		boolean speculate = movedUp && place.fair && !place.head;
+		// Sent in this order, answered in this order: the line is read before the
+		// reservation
+		CompletableFuture<List<String>> read = this.reservation.line(key);
+		CompletableFuture<@Nullable String> kept = speculate ? this.reservation.keptFor(key)
+				: CompletableFuture.<@Nullable String>completedFuture(null);
+		CompletableFuture<@Nullable CuratorEvent> holder = speculate
+				? watchHolder(place, Watched.HEAD_HOLDER).<@Nullable CuratorEvent>thenApply((event) -> event)
+				: CompletableFuture.<@Nullable CuratorEvent>completedFuture(null);
+		return read.thenCompose((line) -> kept.thenCompose((keptFor) -> holder.thenCompose((watched) -> {
 			int index = line.indexOf(LockPaths.name(path));
 			if (index < 0) {
 				lost(place);
 				return CompletableFuture.completedFuture(null);
 			}
-			if (index == 0 && place.fair && !place.head) {
+			place.successor = (index + 1 < line.size()) ? line.get(index + 1) : null;
+			if (index > 0) {
+				return watch(place, this.store.paths().child(key, line.get(index - 1)), Watched.PLACE);
+			}
+			if (watched != null && place.id.waiter().equals(keptFor)) {
+				// The claim before it reserved the key for it, and the holder is watched
+				place.head = true;
+				if (Background.code(watched) == Code.NONODE) {
+					return holderGone(place);
+				}
+				return CompletableFuture.completedFuture(null);
+			}
+			if (place.fair && !place.head) {
 				return reserve(place);
 			}
-			return watch(place, (index == 0) ? this.store.paths().holderPath(key)
-					: this.store.paths().child(key, line.get(index - 1)), index == 0);
-		}).exceptionally((failure) -> {
+			if (place.reservedAhead) {
+				// A fair caller's reservation refused the take: wait for it to pass on
+				return watch(place, this.store.paths().nextPath(key), Watched.RESERVATION);
+			}
+			return watch(place, this.store.paths().holderPath(key), Watched.HOLDER);
+		}))).exceptionally((failure) -> {
 			// The waiter re-checks on its timer; its next refusal watches again
 			place.armed = false;
 			logger.debug("Could not watch the waiting line of " + key, failure);
@@ -334,89 +410,85 @@ final class WaitingLine {
 	}
 
 	/**
-	 * List the children of the node of {@code key}: none when it does not exist.
+	 * Watch {@code path}, the holder node, the node before the place's own, or the fair
+	 * line's reservation: wake the waiter when the holder node is gone, move the watch
+	 * when the other node is gone or the reservation changed.
 	 */
-	private CompletableFuture<List<String>> children(String key) {
-		return this.store.background()
-			.call(key, WAIT,
-					(callback) -> this.store.client()
-						.getChildren()
-						.inBackground(callback)
-						.forPath(this.store.paths().keyPath(key)),
-					Code.NONODE)
-			.thenApply((event) -> (Background.code(event) == Code.OK) ? event.getChildren() : List.of());
+	private CompletableFuture<Void> watch(Place place, String path, Watched watched) {
+		return exists(place, path, watched).thenCompose((event) -> {
+			if (Background.code(event) != Code.NONODE) {
+				return CompletableFuture.completedFuture(null);
+			}
+			if (watched == Watched.RESERVATION) {
+				place.reservedAhead = false;
+			}
+			return (watched == Watched.HOLDER) ? holderGone(place) : arm(place);
+		});
 	}
 
-	/**
-	 * Watch {@code path}, the holder node or the node before the place's own: wake the
-	 * waiter when the holder node is gone, move the watch when the other node is.
-	 */
-	private CompletableFuture<Void> watch(Place place, String path, boolean holder) {
-		String key = place.id.key();
+	private CompletableFuture<CuratorEvent> watchHolder(Place place, Watched watched) {
+		return exists(place, this.store.paths().holderPath(place.id.key()), watched);
+	}
+
+	private CompletableFuture<CuratorEvent> exists(Place place, String path, Watched watched) {
 		return this.store.background()
-			.call(key, WAIT,
+			.call(place.id.key(), WAIT,
 					(callback) -> this.store.client()
 						.checkExists()
-						.usingWatcher((org.apache.zookeeper.Watcher) (event) -> fired(place, holder, event))
+						.usingWatcher((org.apache.zookeeper.Watcher) (event) -> fired(place, watched, event))
 						.inBackground(callback)
 						.forPath(path),
-					Code.NONODE)
-			.thenCompose((event) -> {
-				if (Background.code(event) != Code.NONODE) {
-					return CompletableFuture.completedFuture(null);
-				}
-				if (holder) {
-					// No writer holds the key: the waiter tries at once, unless readers
-					// hold it (it then waits for the last to leave)
-					return this.store.marks().watchReaders(key, () -> {
-						if (this.places.get(place.id) == place) {
-							arm(place);
-						}
-					}).thenAccept((readers) -> {
-						if (!readers) {
-							place.armed = false;
-							wake(place.id);
-						}
-					});
-				}
-				return arm(place);
-			});
+					Code.NONODE);
 	}
 
 	/**
-	 * Reserve the key for the fair line's head: create the reservation node, which fails
-	 * every take but the head's own; then watch the holder. While an earlier head's
-	 * reservation is still there, watch it instead.
+	 * The holder node is missing: no writer holds the key, so the waiter tries at once,
+	 * unless readers hold it (it then waits for the last to leave).
+	 */
+	private CompletableFuture<Void> holderGone(Place place) {
+		String key = place.id.key();
+		return this.store.marks().watchReaders(key, () -> {
+			if (this.places.get(place.id) == place) {
+				arm(place);
+			}
+		}).thenAccept((readers) -> {
+			if (!readers) {
+				place.armed = false;
+				wake(place.id);
+			}
+		});
+	}
+
+	/**
+	 * Reserve the key for a fair place first in line ({@link FairReservation#reserve}),
+	 * then watch the holder; while another caller's reservation stands, watch it instead.
 	 */
 	private CompletableFuture<Void> reserve(Place place) {
 		String key = place.id.key();
-		String next = this.store.paths().nextPath(key);
-		return this.store.background()
-			.call(key, WAIT,
-					(callback) -> withAcl(this.store.client().create().withMode(CreateMode.EPHEMERAL))
-						.inBackground(callback)
-						.forPath(next, place.id.waiter().getBytes(StandardCharsets.UTF_8)),
-					Code.NODEEXISTS)
-			.thenCompose((event) -> {
-				if (Background.code(event) == Code.NODEEXISTS) {
-					return watch(place, next, false);
-				}
-				place.head = true;
-				return watch(place, this.store.paths().holderPath(key), true);
-			});
+		return this.reservation.reserve(key, place.id.waiter()).thenCompose((reserved) -> {
+			if (!reserved) {
+				return watch(place, this.store.paths().nextPath(key), Watched.RESERVATION);
+			}
+			place.head = true;
+			return watch(place, this.store.paths().holderPath(key), Watched.HOLDER);
+		});
 	}
 
-	private void fired(Place place, boolean holder, WatchedEvent event) {
-		if (event.getType() != EventType.NodeDeleted || this.places.get(place.id) != place) {
+	private void fired(Place place, Watched watched, WatchedEvent event) {
+		boolean changed = event.getType() == EventType.NodeDeleted
+				|| (watched == Watched.RESERVATION && event.getType() == EventType.NodeDataChanged);
+		if (!changed || this.places.get(place.id) != place || (watched == Watched.HEAD_HOLDER && !place.head)) {
 			return;
 		}
-		if (holder) {
+		if (watched == Watched.HOLDER || watched == Watched.HEAD_HOLDER) {
 			place.armed = false;
 			wake(place.id);
+			return;
 		}
-		else {
-			arm(place);
+		if (watched == Watched.RESERVATION) {
+			place.reservedAhead = false;
 		}
+		arm(place, watched == Watched.PLACE);
 	}
 
 	private void lost(Place place) {
@@ -467,6 +539,28 @@ final class WaitingLine {
 	}
 
 	/**
+	 * What a place watches.
+	 */
+	private enum Watched {
+
+		/** The holder node: its deletion wakes the waiter. */
+		HOLDER,
+
+		/**
+		 * The holder node, watched before the place knows it is the fair line's head: its
+		 * deletion wakes the waiter once the place is.
+		 */
+		HEAD_HOLDER,
+
+		/** The queue node before the place's own: its deletion moves the watch. */
+		PLACE,
+
+		/** The fair line's reservation: its deletion or change moves the watch. */
+		RESERVATION
+
+	}
+
+	/**
 	 * One waiter's place: its queue node, once created.
 	 */
 	private static final class Place {
@@ -480,6 +574,18 @@ final class WaitingLine {
 
 		/** Whether the place holds the fair line's reservation. */
 		volatile boolean head;
+
+		/**
+		 * The queue node after the place's own when the line was last read, if any: a
+		 * fair head's claim passes the reservation on to it.
+		 */
+		volatile @Nullable String successor;
+
+		/**
+		 * Whether a fair caller's reservation alone refused the place's last take: first
+		 * in line, the place then watches the reservation rather than the holder.
+		 */
+		volatile boolean reservedAhead;
 
 		volatile boolean armed;
 

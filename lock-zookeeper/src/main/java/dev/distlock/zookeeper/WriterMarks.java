@@ -97,7 +97,8 @@ final class WriterMarks {
 				if (!left && again) {
 					return take(key, token, waits, attempt, false);
 				}
-				return refused(key, token, waits).thenApply((refusal) -> new Taken(refusal, taken.failedExtra(), true));
+				return refused(key, token, waits)
+					.thenApply((refusal) -> new Taken(refusal, taken.failedExtra(), true, false));
 			});
 		});
 	}

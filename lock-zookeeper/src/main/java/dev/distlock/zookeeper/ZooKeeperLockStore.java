@@ -91,9 +91,10 @@ import org.springframework.util.Assert;
  * once.</li>
  * <li>Fair locks ({@link FairQueueExtension}) use the same line, one place per caller:
  * the first place reserves the key with the fair line's {@code next} node, which fails
- * every take but its own claim, so the key goes in arrival order; the claim takes the key
- * and deletes the reservation and the place in one transaction. A place whose caller
- * stops asking leaves within its grant timeout, its reservation with it.</li>
+ * every take but its own claim, so the key goes in arrival order; the claim takes the
+ * key, deletes the place and passes the reservation on to the next fair caller in one
+ * transaction ({@link FairReservation}). A place whose caller stops asking leaves within
+ * its grant timeout, its reservation with it.</li>
  * <li>Several keys are taken in one {@code multi} transaction, all or none
  * ({@link MultiGrant}).</li>
  * <li>Read locks ({@link ReadLockExtension}) are ephemeral nodes of the key's readers

@@ -16,6 +16,7 @@
 
 package dev.distlock.zookeeper;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.CountingZooKeeper;
 import org.apache.zookeeper.CountingZooKeeper.Counts;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -173,6 +176,59 @@ class ZooKeeperRequestCountTests {
 		}
 		assertThat(join(releasing.release(key, previous))).isTrue();
 		assertThat(ensemble.children(key)).isEmpty();
+	}
+
+	@Test
+	void aFairHandOffCostsTwoWritesAndACallerJoiningItsInstancesFairCallersOne() throws Exception {
+		Counts counts = new Counts();
+		String key = "count:5";
+		CuratorFramework admin = ensemble.newClient();
+		ZooKeeperLockStore holder = new ZooKeeperLockStore(countingClient(counts), TestEnsemble.SESSION_TIMEOUT);
+		ZooKeeperLockStore one = new ZooKeeperLockStore(countingClient(counts), TestEnsemble.SESSION_TIMEOUT);
+		ZooKeeperLockStore other = new ZooKeeperLockStore(countingClient(counts), TestEnsemble.SESSION_TIMEOUT);
+		assertThat(join(holder.tryAcquire(key, "h", LEASE)).acquired()).isTrue();
+		assertThat(join(one.tryAcquireFair(key, "a", LEASE, TTL)).acquired()).isFalse();
+		// A fair caller of an instance whose fair callers wait joins the line at once:
+		// its queue node is its one write
+		counts.reset();
+		assertThat(join(one.tryAcquireFair(key, "b", LEASE, TTL)).acquired()).isFalse();
+		assertThat(counts.writes()).as("writes of a fair caller joining: %s", counts).isEqualTo(1);
+		assertThat(join(other.tryAcquireFair(key, "c", LEASE, TTL)).acquired()).isFalse();
+		List<ZooKeeperLockStore> stores = List.of(one, one, other);
+		List<String> callers = List.of("a", "b", "c");
+		ZooKeeperLockStore releasing = holder;
+		String previous = "h";
+		for (int i = 0; i < 3; i++) {
+			ZooKeeperLockStore store = stores.get(i);
+			String caller = callers.get(i);
+			counts.reset();
+			assertThat(join(releasing.release(key, previous))).isTrue();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> join(store.tryAcquireFair(key, caller, LEASE, TTL)).acquired());
+			if (i < 2) {
+				// The claim reserved the key for the next caller, which only reads
+				String next = callers.get(i + 1);
+				await().atMost(Duration.ofSeconds(10)).until(() -> next.equals(reservation(admin, key)));
+			}
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);
+			assertThat(counts.writes()).as("writes of fair hand-off %d: %s", i, counts).isEqualTo(2);
+			releasing = store;
+			previous = caller;
+		}
+		assertThat(join(releasing.release(key, previous))).isTrue();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(ensemble.children(key)).isEmpty());
+	}
+
+	private static @Nullable String reservation(CuratorFramework admin, String key) throws Exception {
+		// One session answers in order: the read follows the sync
+		admin.sync().inBackground().forPath(TestEnsemble.keyPath(key));
+		try {
+			return new String(admin.getData().forPath(TestEnsemble.keyPath(key) + "/" + LockPaths.NEXT),
+					StandardCharsets.UTF_8);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
 	}
 
 	private CuratorFramework countingClient(Counts counts) throws InterruptedException {

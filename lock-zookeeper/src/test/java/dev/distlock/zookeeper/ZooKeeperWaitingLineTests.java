@@ -16,6 +16,7 @@
 
 package dev.distlock.zookeeper;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +28,13 @@ import java.util.concurrent.locks.LockSupport;
 
 import dev.distlock.core.DefaultLockClient;
 import dev.distlock.core.LockHold;
+import dev.distlock.testing.TcpProxy;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +46,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The waiting line of a key on a three-server ensemble: a waiting client whose session
  * ends loses its place and leaves no node, cancelled waiters leave no queue node behind,
- * and fair callers of several instances are granted in arrival order.
+ * fair callers of several instances are granted in arrival order, and a claim keeps the
+ * key reserved for the next fair caller.
  *
  * @author distlock
  */
@@ -138,8 +146,7 @@ class ZooKeeperWaitingLineTests {
 					.isFalse();
 			}
 			if (turn < 2) {
-				// The next caller in line reserves the key once it is first (the window
-				// in between is documented)
+				// The claim kept the key reserved for the next caller in line
 				await().atMost(Duration.ofSeconds(10)).until(() -> ensemble.children(key).contains(LockPaths.NEXT));
 			}
 			assertThat(join(fair.get(turn).release(key, "f" + turn))).isTrue();
@@ -151,6 +158,97 @@ class ZooKeeperWaitingLineTests {
 		assertThat(join(newcomer.tryAcquire(key, "n", LEASE)).acquired()).isTrue();
 		assertThat(join(newcomer.release(key, "n"))).isTrue();
 		assertThat(ensemble.children(key)).isEmpty();
+	}
+
+	@Test
+	void aClaimKeepsTheKeyReservedForTheNextFairCallerSoNoNewcomerTakesItMeanwhile() throws Exception {
+		String key = "line:4";
+		CuratorFramework admin = ensemble.newClient();
+		ZooKeeperLockStore holder = ensemble.newStore();
+		ZooKeeperLockStore newcomer = ensemble.newStore();
+		ZooKeeperLockStore first = ensemble.newStore();
+		InstanceSpec server = ensemble.cluster().getInstances().iterator().next();
+		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort())) {
+			CuratorFramework frozenClient = CuratorFrameworkFactory.builder()
+				.connectString(proxy.address())
+				.sessionTimeoutMs((int) TestEnsemble.SESSION_TIMEOUT.toMillis())
+				.connectionTimeoutMs((int) TestEnsemble.CONNECTION_TIMEOUT.toMillis())
+				.retryPolicy(new RetryNTimes(3, 100))
+				.build();
+			frozenClient.start();
+			assertThat(frozenClient.blockUntilConnected(30, TimeUnit.SECONDS)).isTrue();
+			ensemble.adopt(frozenClient);
+			ZooKeeperLockStore second = new ZooKeeperLockStore(frozenClient, TestEnsemble.SESSION_TIMEOUT);
+			assertThat(join(holder.tryAcquire(key, "h", LEASE)).acquired()).isTrue();
+			assertThat(join(first.tryAcquireFair(key, "f0", LEASE, TTL)).acquired()).isFalse();
+			assertThat(join(second.tryAcquireFair(key, "f1", LEASE, TTL)).acquired()).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> "f0".equals(reservation(admin, key)));
+			// The second fair caller hears nothing and sends nothing from now on: it
+			// cannot reserve the key itself
+			proxy.freeze();
+			try {
+				assertThat(join(holder.release(key, "h"))).isTrue();
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> join(first.tryAcquireFair(key, "f0", LEASE, TTL)).acquired());
+				assertThat(reservation(admin, key)).as("the reservation after the claim").isEqualTo("f1");
+				assertThat(join(first.release(key, "f0"))).isTrue();
+				assertThat(join(newcomer.tryAcquire(key, "n", LEASE)).acquired()).as("a newcomer barges in").isFalse();
+			}
+			finally {
+				proxy.thaw();
+			}
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> join(second.tryAcquireFair(key, "f1", LEASE, TTL)).acquired());
+			assertThat(join(second.release(key, "f1"))).isTrue();
+		}
+		assertThat(join(newcomer.tryAcquire(key, "n", LEASE)).acquired()).isTrue();
+		assertThat(join(newcomer.release(key, "n"))).isTrue();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(ensemble.children(key)).isEmpty());
+	}
+
+	@Test
+	void aReservationKeptForACallerNoLongerInLineIsCleared() throws Exception {
+		String key = "line:5";
+		CuratorFramework admin = ensemble.newClient();
+		ZooKeeperLockStore holder = ensemble.newStore();
+		CuratorFramework goneClient = ensemble.newClient();
+		ZooKeeperLockStore gone = new ZooKeeperLockStore(goneClient, TestEnsemble.SESSION_TIMEOUT);
+		ZooKeeperLockStore first = ensemble.newStore();
+		ZooKeeperLockStore newcomer = ensemble.newStore();
+		assertThat(join(holder.tryAcquire(key, "h", LEASE)).acquired()).isTrue();
+		assertThat(join(first.tryAcquireFair(key, "f0", LEASE, TTL)).acquired()).isFalse();
+		assertThat(join(gone.tryAcquireFair(key, "f1", LEASE, TTL)).acquired()).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> "f0".equals(reservation(admin, key)));
+		assertThat(join(holder.release(key, "h"))).isTrue();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> join(first.tryAcquireFair(key, "f0", LEASE, TTL)).acquired());
+		assertThat(reservation(admin, key)).isEqualTo("f1");
+		// The caller the key is reserved for goes with its session; its reservation stays
+		ensemble.endSession(goneClient);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(ensemble.children(key)).noneMatch((name) -> name.startsWith("qf-")));
+		assertThat(join(first.release(key, "f0"))).isTrue();
+		DefaultLockClient client = new DefaultLockClient(newcomer);
+		try (LockHold hold = client.acquire(key, Duration.ofSeconds(10), null)) {
+			assertThat(hold.fencingToken()).isPositive();
+		}
+		client.close();
+		assertThat(reservation(admin, key)).isNull();
+	}
+
+	private static @Nullable String reservation(CuratorFramework admin, String key) {
+		try {
+			// One session answers in order: the read follows the sync
+			admin.sync().inBackground().forPath(TestEnsemble.keyPath(key));
+			return new String(admin.getData().forPath(TestEnsemble.keyPath(key) + "/" + LockPaths.NEXT),
+					StandardCharsets.UTF_8);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private static List<String> queueNodes(String key) {
