@@ -45,8 +45,10 @@ import org.springframework.util.Assert;
  * The scripts create the table of the current {@link #VERSION schema version}. Each later
  * version ships, per database, an idempotent migration from the version before it
  * ({@code migration/<version>/migration-postgresql.sql} and so on, next to the scripts);
- * {@link #initialize} runs them all after the script, so it also upgrades an older table,
- * and {@link #check} names the migration an older table needs.
+ * {@link #initialize} runs those an existing table may need after the script, so it also
+ * upgrades an older table, and {@link #check} names the migrations a table without the
+ * store's columns needs. A table of version 2 works as one of version 3, only slower: the
+ * index version 3 dropped is no matter of correctness, so {@link #check} accepts it.
  *
  * @author distlock
  * @since 0.1.0
@@ -55,14 +57,21 @@ public final class JdbcLockSchema {
 
 	/**
 	 * The schema version of the shipped scripts: version 2 added the column
-	 * {@code waiters_until}.
+	 * {@code waiters_until}, version 3 dropped the index on {@code expires_at}.
 	 */
-	public static final int VERSION = 2;
+	public static final int VERSION = 3;
 
 	/**
 	 * The column that version 2 added.
 	 */
 	static final String WAITERS_COLUMN = "waiters_until";
+
+	/**
+	 * The first version whose table has the same columns as the version before (version 3
+	 * dropped an index): its migration and every later one run on every existing table,
+	 * each idempotent.
+	 */
+	private static final int FIRST_VERSION_WITHOUT_NEW_COLUMNS = 3;
 
 	private static final String DEFAULT_TABLE_NAME = JdbcLockStoreSettings.DEFAULT_TABLE_NAME;
 
@@ -74,9 +83,10 @@ public final class JdbcLockSchema {
 	}
 
 	/**
-	 * Create the lock table, its index and (where the dialect has one) its sequence, if
-	 * missing, in the database behind {@code dataSource}, and bring a table of an older
-	 * schema version to the current one (every migration is idempotent).
+	 * Create the lock table and (where the dialect has one) its sequence, if missing, in
+	 * the database behind {@code dataSource}, and bring a table of an older schema
+	 * version to the current one (every migration is idempotent; version 3's drops the
+	 * index on {@code expires_at} of a table of version 2).
 	 * @param dataSource the database
 	 * @param tableName the lock table's name
 	 * @throws IllegalArgumentException if the table name is not valid
@@ -89,11 +99,8 @@ public final class JdbcLockSchema {
 		JdbcDialect dialect = JdbcDialect.detect(dataSource);
 		List<String> statements = new ArrayList<>(statements(script(dialect, tableName)));
 		try (Connection connection = dataSource.getConnection()) {
-			if (missing(connection, dialect, tableName).contains("no column '" + WAITERS_COLUMN + "'")) {
-				// A table of version 1: the migrations bring it to the current version
-				for (int version = 2; version <= VERSION; version++) {
-					statements.addAll(statements(read(migrationResource(dialect, version), tableName)));
-				}
+			for (int version = firstMigration(missing(connection, dialect, tableName)); version <= VERSION; version++) {
+				statements.addAll(statements(read(migrationResource(dialect, version), tableName)));
 			}
 			switch (dialect) {
 				case POSTGRESQL -> runLockedInTransaction(connection, tableName, statements);
@@ -105,6 +112,19 @@ public final class JdbcLockSchema {
 			throw new IllegalStateException("Could not create the lock table '" + tableName + "': " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * Return the first migration a table may need, given what is {@code missing} of it:
+	 * none for a missing table (the script creates it at the current version), version
+	 * 2's for one without the column version 2 added, and otherwise those of the versions
+	 * that added no column, which its columns cannot tell apart.
+	 */
+	private static int firstMigration(List<String> missing) {
+		if (missing.stream().anyMatch((what) -> what.startsWith("no table"))) {
+			return VERSION + 1;
+		}
+		return missing.contains("no column '" + WAITERS_COLUMN + "'") ? 2 : FIRST_VERSION_WITHOUT_NEW_COLUMNS;
 	}
 
 	/**
@@ -141,12 +161,28 @@ public final class JdbcLockSchema {
 		String renamed = tableName.equals(DEFAULT_TABLE_NAME) ? ""
 				: " (table name " + DEFAULT_TABLE_NAME + " replaced by " + tableName + ")";
 		if (missing.size() == 1 && missing.get(0).startsWith("no column")) {
+			// Only version 1 lacks a column
 			return "The JDBC lock store finds " + missing.get(0) + " in the lock table '" + tableName
-					+ "', which is of an older schema version: upgrade it to version " + VERSION + " with the script "
-					+ location(migrationResource(dialect, VERSION)) + renamed;
+					+ "', which is of an older schema version: upgrade it to version 2 with the script "
+					+ location(migrationResource(dialect, 2)) + migrationsAfterVersionTwo(dialect) + renamed;
 		}
 		return "The JDBC lock store finds " + String.join(" and ", missing)
 				+ " in the database: create the lock table with the script " + scriptLocation(dialect) + renamed;
+	}
+
+	/**
+	 * Return the part of the message naming the migrations after version 2's: ", then to
+	 * version 3 with the script ..." and so on.
+	 */
+	private static String migrationsAfterVersionTwo(JdbcDialect dialect) {
+		StringBuilder migrations = new StringBuilder();
+		for (int version = 3; version <= VERSION; version++) {
+			migrations.append(", then to version ")
+				.append(version)
+				.append(" with the script ")
+				.append(location(migrationResource(dialect, version)));
+		}
+		return migrations.toString();
 	}
 
 	/**

@@ -81,7 +81,8 @@ import org.springframework.util.Assert;
  * connection per store on PostgreSQL, and through one poller per store elsewhere.</li>
  * <li>Rows of locks that ended more than a minute ago (crashed holders' included) are
  * deleted every cleanup interval, in batches of the cleanup batch size, as many as come
- * back full.</li>
+ * back full; each batch scans the table (no index on {@code expires_at}, which every
+ * acquire and release writes) at READ COMMITTED.</li>
  * <li>Statements commit whatever the pool's auto-commit default, the store's transactions
  * run at READ COMMITTED whatever its default isolation, and every borrowed connection's
  * socket reads are bounded by the command timeout plus a second.</li>
@@ -480,7 +481,11 @@ public final class JdbcLockStore extends BlockingLockStore
 	}
 
 	private int cleanUpBatch(int batchSize) throws SQLException {
-		return this.connections.withConnection((connection) -> this.statements.cleanUp(connection, batchSize));
+		// The statement scans the table (no index on expires_at): at READ COMMITTED
+		// InnoDB
+		// keeps no lock on a row that does not match, nor on a gap, as REPEATABLE READ
+		// would
+		return this.connections.atReadCommitted((connection) -> this.statements.cleanUp(connection, batchSize));
 	}
 
 	/**

@@ -1,8 +1,10 @@
--- distlock schema version 2. A release that changes this script raises the version and ships
+-- distlock schema version 3. A release that changes this script raises the version and ships
 -- dev/distlock/jdbc/migration/<version>/migration-h2.sql, which brings a table of the previous version to it.
 -- The lock table of the distlock JDBC store on H2; every statement is idempotent.
 -- expires_at is milliseconds since the epoch on the database's clock; fencing tokens come from the sequence.
 -- waiters_until (version 2) is how long, on that clock, a refused waiter is recorded as waiting for the key.
+-- No index on expires_at (version 3): every acquire and release writes it, and an index on it made each write
+-- update the index too (on PostgreSQL, no HOT update); the cleanup scans the table instead.
 CREATE TABLE IF NOT EXISTS distlock_lock (
 	lock_key VARCHAR(1024) NOT NULL PRIMARY KEY,
 	owner_token VARCHAR(255),
@@ -11,5 +13,4 @@ CREATE TABLE IF NOT EXISTS distlock_lock (
 	fencing_token BIGINT NOT NULL,
 	waiters_until BIGINT NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS distlock_lock_expires_idx ON distlock_lock (expires_at);
 CREATE SEQUENCE IF NOT EXISTS distlock_lock_fence_seq;

@@ -112,6 +112,7 @@ class JdbcLockStoreStartupChecksTests {
 				.isThrownBy(() -> new JdbcLockStore(pool, JdbcLockStoreSettings.builder().tableName(table).build()))
 				.withMessageContaining("no column 'waiters_until'")
 				.withMessageContaining("upgrade it to version 2 with the script " + migration)
+				.withMessageContaining(", then to version 3 with the script " + migration.replace("/2/", "/3/"))
 				.withMessageContaining("JdbcLockSchema.initialize");
 			JdbcLockSchema.initialize(pool, table);
 			try (Connection connection = pool.getConnection()) {

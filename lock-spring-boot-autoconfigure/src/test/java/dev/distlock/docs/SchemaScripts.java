@@ -40,7 +40,9 @@ import java.util.stream.Stream;
  * (an applied Flyway migration never changes), applied in order, are the scripts'
  * statements without {@code IF NOT EXISTS}: comments and whitespace aside, a column a
  * later copy adds with {@code ALTER TABLE ... ADD COLUMN} counting as one of its table's,
- * and a table's columns and constraints in any order, they must be equal.
+ * an index a later copy drops ({@code DROP INDEX i}, or {@code ALTER TABLE ... DROP INDEX
+ * i} of an index declared in the table) counting as never created, and a table's columns
+ * and constraints in any order, they must be equal.
  *
  * @author distlock
  */
@@ -57,6 +59,8 @@ final class SchemaScripts {
 	private static final Pattern CREATE_TABLE = Pattern.compile("CREATE TABLE (\\S+) ?\\((.*)\\)(.*)", Pattern.DOTALL);
 
 	private static final Pattern ADD_COLUMN = Pattern.compile("ALTER TABLE (\\S+) ADD COLUMN (.*)", Pattern.DOTALL);
+
+	private static final Pattern DROP_INDEX = Pattern.compile("(?:ALTER TABLE \\S+ )?DROP INDEX (\\S+)");
 
 	private static final Pattern VERSION = Pattern.compile("\\A-- distlock schema version (\\d+)\\.");
 
@@ -130,8 +134,9 @@ final class SchemaScripts {
 
 	/**
 	 * Fold each {@code ALTER TABLE t ADD COLUMN c} into the {@code CREATE TABLE t} before
-	 * it, and give every {@code CREATE TABLE} its columns and constraints sorted: what
-	 * the statements build, not the order they name it in.
+	 * it, take each index a {@code DROP INDEX} drops out of the statements before it, and
+	 * give every {@code CREATE TABLE} its columns and constraints sorted: what the
+	 * statements build, not the order they name it in.
 	 */
 	static List<String> tables(List<String> statements) {
 		List<String> folded = new ArrayList<>();
@@ -141,6 +146,7 @@ final class SchemaScripts {
 		for (String statement : statements) {
 			Matcher create = CREATE_TABLE.matcher(statement);
 			Matcher alter = ADD_COLUMN.matcher(statement);
+			Matcher drop = DROP_INDEX.matcher(statement);
 			if (create.matches()) {
 				createdAt.put(create.group(1), folded.size());
 				elements.put(folded.size(), new ArrayList<>(topLevelElements(create.group(2))));
@@ -150,13 +156,35 @@ final class SchemaScripts {
 			else if (alter.matches() && createdAt.containsKey(alter.group(1))) {
 				elements.get(createdAt.get(alter.group(1))).add(alter.group(2).strip());
 			}
-			else {
+			else if (!drop.matches() || !dropped(drop.group(1), folded, elements)) {
 				folded.add(statement);
 			}
 		}
 		elements.forEach((at, columns) -> folded.set(at, folded.get(at) + " ("
 				+ columns.stream().sorted().collect(Collectors.joining(", ")) + ")" + suffixes.get(at)));
+		folded.removeIf(String::isEmpty);
 		return folded;
+	}
+
+	/**
+	 * Take the index {@code name} out of the statements folded so far, a
+	 * {@code CREATE INDEX} or an index element of a {@code CREATE TABLE}, and return
+	 * whether it was there. A {@code CREATE INDEX} taken out leaves an empty statement in
+	 * its place, so that the positions of the tables stay.
+	 */
+	private static boolean dropped(String name, List<String> folded, Map<Integer, List<String>> elements) {
+		for (int at = 0; at < folded.size(); at++) {
+			if (folded.get(at).startsWith("CREATE INDEX " + name + " ")) {
+				folded.set(at, "");
+				return true;
+			}
+		}
+		for (List<String> columns : elements.values()) {
+			if (columns.removeIf((element) -> element.startsWith("INDEX " + name + " "))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static List<String> topLevelElements(String body) {

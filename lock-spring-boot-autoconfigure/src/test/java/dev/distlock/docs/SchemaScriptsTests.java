@@ -19,6 +19,7 @@ package dev.distlock.docs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,23 @@ class SchemaScriptsTests {
 	@Test
 	void scriptsShareOneVersionAndTheSamplesFlywayCopiesHaveTheirStatements() {
 		assertThat(SchemaScripts.problems(RepositoryRoot.find())).isEmpty();
+	}
+
+	@Test
+	void anIndexALaterCopyDropsCountsAsNeverCreated() {
+		List<String> script = SchemaScripts.tables(SchemaScripts.statements("CREATE TABLE t (a INT, b INT);"));
+		assertThat(SchemaScripts.tables(
+				SchemaScripts.statements("CREATE TABLE t (a INT, INDEX t_idx (b));\nALTER TABLE t ADD COLUMN b INT;\n"
+						+ "ALTER TABLE t DROP INDEX t_idx;")))
+			.isEqualTo(script);
+		assertThat(SchemaScripts.tables(SchemaScripts
+			.statements("CREATE TABLE t (a INT, b INT);\nCREATE INDEX t_idx ON t (b);\nDROP INDEX t_idx;")))
+			.isEqualTo(script);
+		assertThat(SchemaScripts
+			.tables(SchemaScripts.statements("CREATE TABLE t (a INT, b INT);\nCREATE INDEX t_idx ON t (b);")))
+			.isNotEqualTo(script);
+		assertThat(SchemaScripts.tables(SchemaScripts.statements("CREATE TABLE t (a INT, b INT);\nDROP INDEX u_idx;")))
+			.isNotEqualTo(script);
 	}
 
 	@Test

@@ -80,7 +80,7 @@ class JdbcStoreTwoInstancesTests {
 				assertThat(instance.containsBean("embeddedRedisServer")).as("embedded Redis").isFalse();
 				assertThat(redisBeans(instance)).as("Redis beans").isEmpty();
 			}
-			assertThat(appliedMigrations(instances.get(0))).contains("4 distlock lock");
+			assertThat(appliedMigrations(instances.get(0))).contains("4 distlock lock", "8 distlock lock version 3");
 			List<URI> uris = instances.stream()
 				.map((instance) -> URI
 					.create("http://127.0.0.1:" + instance.getEnvironment().getProperty("local.server.port")))
