@@ -17,15 +17,23 @@
 package dev.distlock.jdbc;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.LockHold;
 import dev.distlock.store.LockStore.Attempt;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The statements and round trips of the {@link JdbcLockStore}'s hot path, counted at the
@@ -39,6 +47,8 @@ class JdbcLockStoreCountTests {
 	private static final String TABLE = "distlock_count_lock";
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
@@ -130,6 +140,52 @@ class JdbcLockStoreCountTests {
 			// release
 			case H2 -> new int[] { 5, 3, 4, 1, 1 };
 		};
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void handOversInsideOneClientTakeNoStatement(TestDatabase database) throws Exception {
+		database.assumeAvailable();
+		try (HikariDataSource pool = database.pool(4)) {
+			CountingDataSource counting = counting(pool, database);
+			JdbcLockStore store = store(counting, database);
+			// A lease long enough that no renewal round falls into a count
+			DefaultLockClient client = new DefaultLockClient(store,
+					LockClientSettings.defaults().withWatchdogLease(Duration.ofMinutes(10)));
+			try {
+				warmUp(store, counting);
+				int one = statementsToPassAmong(client, counting, 1);
+				int seven = statementsToPassAmong(client, counting, 7);
+				assertThat(seven)
+					.as("statements to hand the lock to 7 callers, as to 1: the first hand-over goes through the "
+							+ "store, the 6 more without a statement")
+					.isEqualTo(one)
+					.isPositive();
+			}
+			finally {
+				client.close();
+			}
+		}
+	}
+
+	/**
+	 * Hold a new key, queue {@code waiters} callers of {@code client}, release: return
+	 * the statements from that release until the last caller released the key.
+	 */
+	private static int statementsToPassAmong(DefaultLockClient client, CountingDataSource counting, int waiters)
+			throws Exception {
+		String key = "count:" + UUID.randomUUID();
+		LockHold holder = client.acquire(key, Duration.ZERO, null);
+		List<CompletableFuture<Void>> served = new ArrayList<>();
+		for (int i = 0; i < waiters; i++) {
+			served.add(client.acquireAsync(key, WAIT, null).thenCompose(LockHold::releaseAsync).toCompletableFuture());
+			int queued = i + 1;
+			await().atMost(WAIT).until(() -> client.waitingCount(key) == queued);
+		}
+		counting.takeStatements();
+		holder.release();
+		CompletableFuture.allOf(served.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+		return counting.takeStatements();
 	}
 
 	/**
