@@ -40,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  * The policy of hand-overs without a request ({@link LocalHandOver}) on the in-memory
  * store, counted: every eighth hand-over goes through the store, a caller with a fixed
  * lease sets its lease on the grant it inherits, a holder with a fixed lease and a store
- * without {@link LocalHandOverExtension} hand over through the store.
+ * without {@link LocalHandOverExtension} hand over through the store, and a close while
+ * the lock passes leaves nothing held.
  *
  * @author distlock
  */
@@ -121,6 +122,27 @@ class LocalHandOverTests {
 			.as("requests that passed the lock on: hand-overs, and attempts after the first")
 			.isEqualTo(5);
 		assertThat(fences).allMatch((fence) -> fence % ROOM == 0);
+	}
+
+	@Test
+	void closingTheClientWhileTheLockPassesWithoutARequestLeavesNothingHeld() throws Exception {
+		for (int i = 0; i < 50; i++) {
+			CountingStore counted = new CountingStore(true);
+			DefaultLockClient client = client(counted);
+			LockHold first = client.acquire("closing", WAIT, null);
+			CompletableFuture<LockHold> second = client.acquireAsync("closing", WAIT, null).toCompletableFuture();
+			await().atMost(WAIT).until(() -> client.waitingCount("closing") == 1);
+			CompletableFuture<LockHold> third = client.acquireAsync("closing", WAIT, null).toCompletableFuture();
+			await().atMost(WAIT).until(() -> client.waitingCount("closing") == 2);
+			first.release();
+			// Handed over without a request while the client closes, in either order
+			CompletableFuture<Void> released = second.get(30, TimeUnit.SECONDS).releaseAsync().toCompletableFuture();
+			client.close();
+			released.handle((ignored, failure) -> null).get(30, TimeUnit.SECONDS);
+			third.handle((ignored, failure) -> null).get(30, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !counted.isHeld("closing"));
+			assertThat(client.heldCount()).isZero();
+		}
 	}
 
 	private DefaultLockClient client(CountingStore counted) {
