@@ -48,8 +48,8 @@ public interface LocalHandOverExtension extends LockStoreExtension {
 
 	/**
 	 * Return the spacing of the fencing tokens this store grants: each is a multiple of
-	 * it, so that a client may hand a lock over up to {@code fenceRoom() - 1} times in a
-	 * row without a request, each time with the fencing token plus one.
+	 * it, so that up to {@code fenceRoom() - 1} hand-overs without a request fit after
+	 * each of its grants, each with the fencing token plus one.
 	 * @return the room, at least 2
 	 */
 	default long fenceRoom() {
