@@ -16,6 +16,9 @@
 
 package dev.distlock.jdbc;
 
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,6 +167,53 @@ class JdbcLockStoreCountTests {
 			}
 			finally {
 				client.close();
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void fencingTokensOfHandOversWithoutAStatementStayBelowTheGrantAfterTheRowIsDeleted(TestDatabase database)
+			throws Exception {
+		database.assumeAvailable();
+		try (HikariDataSource pool = database.pool(4)) {
+			String key = "count:" + UUID.randomUUID();
+			List<Long> fences = new ArrayList<>();
+			try (DefaultLockClient client = new DefaultLockClient(store(counting(pool, database), database))) {
+				LockHold holder = client.acquire(key, Duration.ZERO, null);
+				fences.add(holder.fencingToken());
+				List<CompletableFuture<Long>> served = new ArrayList<>();
+				for (int i = 0; i < 4; i++) {
+					served.add(client.acquireAsync(key, WAIT, null)
+						.thenCompose((hold) -> hold.releaseAsync().thenApply((released) -> hold.fencingToken()))
+						.toCompletableFuture());
+					int queued = i + 1;
+					await().atMost(WAIT).until(() -> client.waitingCount(key) == queued);
+				}
+				holder.release();
+				for (CompletableFuture<Long> fence : served) {
+					fences.add(fence.get(60, TimeUnit.SECONDS));
+				}
+			}
+			try (Connection connection = pool.getConnection();
+					PreparedStatement delete = connection
+						.prepareStatement("DELETE FROM " + TABLE + " WHERE lock_key = ?")) {
+				if (database == TestDatabase.MARIADB) {
+					// The key column is binary there: keys are bound as bytes of UTF-8
+					delete.setBytes(1, key.getBytes(StandardCharsets.UTF_8));
+				}
+				else {
+					delete.setString(1, key);
+				}
+				assertThat(delete.executeUpdate()).as("the key's row deleted").isEqualTo(1);
+			}
+			try (DefaultLockClient restarted = new DefaultLockClient(store(counting(pool, database), database))) {
+				LockHold after = restarted.acquire(key, Duration.ZERO, null);
+				assertThat(fences.get(fences.size() - 1)).as("the last hand-over went without a statement")
+					.isEqualTo(fences.get(fences.size() - 2) + 1);
+				assertThat(after.fencingToken()).as("the grant after the row was deleted, by a new client")
+					.isGreaterThan(fences.get(fences.size() - 1));
+				after.release();
 			}
 		}
 	}
