@@ -298,7 +298,7 @@ final class Acquisition implements Acquiring, TurnTaking.Steps {
 	@Override
 	public void adopt(LockEntry entry, CohortGrant handedOver) {
 		if (this.lease.equals(handedOver.lease())) {
-			adopted(entry, handedOver, handedOver.requestedAtNanos());
+			adopted(entry, handedOver, handedOver.requestedAtNanos()).endsBy(handedOver.endsByNanos());
 			advance(null);
 			return;
 		}
@@ -316,9 +316,12 @@ final class Acquisition implements Acquiring, TurnTaking.Steps {
 			}));
 	}
 
-	private void adopted(LockEntry entry, CohortGrant handedOver, long requestedAt) {
-		this.granted.add(this.engine.grant(entry, handedOver.token(), handedOver.fencingToken(), this.lease,
-				this.renewable, requestedAt, this.trackings.get(0), handedOver.handOffs()));
+	private Lease adopted(LockEntry entry, CohortGrant handedOver, long requestedAt) {
+		Lease adopted = this.engine.grant(entry, handedOver.token(), handedOver.fencingToken(), this.lease,
+				this.renewable, requestedAt, this.trackings.get(0), handedOver.handOffs());
+		adopted.sinceReading = handedOver.sinceReading();
+		this.granted.add(adopted);
+		return adopted;
 	}
 
 	// Store requests

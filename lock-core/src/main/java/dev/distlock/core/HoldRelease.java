@@ -34,8 +34,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Ends holds without blocking: releases a lease in the store, or keeps it for what is
  * left of a minimum hold time, or hands it over to the next local caller of the same key
- * (lock cohorting); then passes the local turn on, whatever the store said, and tells the
- * holder if its lock was lost meanwhile.
+ * (lock cohorting), without a request where {@link LocalHandOver} allows; then passes the
+ * local turn on, whatever the store said, and tells the holder if its lock was lost
+ * meanwhile.
  *
  * @author distlock
  * @since 0.1.0
@@ -58,8 +59,12 @@ final class HoldRelease {
 
 	private final LockEngine engine;
 
+	/** When to hand the lock over without a request. */
+	private final LocalHandOver local;
+
 	HoldRelease(LockEngine engine) {
 		this.engine = engine;
+		this.local = new LocalHandOver(engine);
 	}
 
 	/**
@@ -83,6 +88,9 @@ final class HoldRelease {
 				released = lease.entry.ownership.expireAfter(lease.key(), lease.token, Duration.ofNanos(keepNanos))
 					.thenApply((owned) -> new Released(owned, null));
 				released.whenComplete(releaseAgainIfFailed(lease, keepNanos));
+			}
+			else if (this.local.mayHandOver(lease)) {
+				released = CompletableFuture.completedFuture(new Released(true, this.local.handOver(lease)));
 			}
 			else if (mayHandOver(lease)) {
 				released = handOver(lease);
@@ -215,8 +223,8 @@ final class HoldRelease {
 				// with nobody else waiting, the lock keeps passing among this client's
 				// callers
 				int handOffs = handOff.othersWait() ? lease.handOffs + 1 : 0;
-				CohortGrant grant = attempt.acquired()
-						? new CohortGrant(nextToken, attempt.fencingToken(), nextLease, requestedAt, handOffs) : null;
+				CohortGrant grant = attempt.acquired() ? new CohortGrant(nextToken, attempt.fencingToken(), nextLease,
+						requestedAt, handOffs, 0, requestedAt + nextLease.toNanos()) : null;
 				return CompletableFuture.completedFuture(new Released(attempt.acquired(), grant));
 			});
 	}

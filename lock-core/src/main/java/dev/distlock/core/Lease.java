@@ -116,6 +116,13 @@ final class Lease {
 	volatile int handOffs;
 
 	/**
+	 * How many hand-overs without a request led to this lease since the store last told
+	 * whether another client waits ({@link LocalHandOver}): {@link LocalHandOver#RUN} for
+	 * a lease taken from the store, which has not told.
+	 */
+	volatile int sinceReading = LocalHandOver.RUN;
+
+	/**
 	 * Create the lease of a grant.
 	 * @param entry the key's local state
 	 * @param token the owner token

@@ -87,7 +87,8 @@ final class LockEntry {
 	}
 
 	/**
-	 * A lock handed over in the store to a new owner token of this client.
+	 * A lock handed over to the next caller of this client: in the store to a new owner
+	 * token, or without a request under the same owner token ({@link LocalHandOver}).
 	 *
 	 * @param token the new owner token
 	 * @param fencingToken the fencing token of the hand-over
@@ -95,8 +96,13 @@ final class LockEntry {
 	 * @param requestedAtNanos when the hand-over was requested
 	 * @param handOffs how many hand-overs in a row, while another client waited, this one
 	 * ends (0 when none waited)
+	 * @param sinceReading how many hand-overs without a request led to it since the store
+	 * last told whether another client waits ({@link LocalHandOver})
+	 * @param endsByNanos when the lease ends at the latest ({@link System#nanoTime()}):
+	 * the previous holder's local view, for a hand-over without a request
 	 */
-	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs) {
+	record CohortGrant(String token, long fencingToken, Duration lease, long requestedAtNanos, int handOffs,
+			int sinceReading, long endsByNanos) {
 
 	}
 

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.LockStore.Attempt;
 import org.jspecify.annotations.Nullable;
 
@@ -28,7 +29,10 @@ import org.jspecify.annotations.Nullable;
  * end of its lease (or none, for a grant that never expires) and its fencing token. A
  * grant whose lease has ended is dropped when it is next read, and nothing of a key is
  * kept once its grant is gone: fencing tokens come from one counter for every key, so
- * they rise per key without a counter per key ever locked.
+ * they rise per key without a counter per key ever locked. The counter steps by
+ * {@link LocalHandOverExtension#DEFAULT_FENCE_ROOM}, the room a client's hand-overs
+ * without a request fill (it would take 2<sup>47</sup> grants to overflow; the grant then
+ * fails).
  * <p>
  * It does not know the readers: the store asks {@link InMemoryReadLocks} too. Not
  * thread-safe: the store calls it under its monitor only.
@@ -71,7 +75,8 @@ final class InMemoryGrants {
 	 * @return the fencing token of the grant
 	 */
 	long grant(String key, String token, Duration lease) {
-		long fence = ++this.lastFence;
+		long fence = Math.addExact(this.lastFence, LocalHandOverExtension.DEFAULT_FENCE_ROOM);
+		this.lastFence = fence;
 		this.grants.put(key, new Grant(token, System.nanoTime() + lease.toNanos(), fence));
 		return fence;
 	}

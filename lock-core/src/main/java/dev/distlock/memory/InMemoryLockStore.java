@@ -37,6 +37,7 @@ import dev.distlock.store.InspectionExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.LockStoreExtension;
 import dev.distlock.store.ReadLockExtension;
+import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.SessionLeaseExtension;
 import dev.distlock.store.SeveralKeysExtension;
 import dev.distlock.store.WakeOneExtension;
@@ -51,11 +52,12 @@ import org.jspecify.annotations.Nullable;
  * {@code ConcurrentMapCache} is for caching; it is no backend for several instances.
  * <p>
  * It behaves like a distributed store: leases expire on time, operations are
- * owner-checked, fencing tokens increase, releases notify listeners, read locks are
- * shared with a writer-waiting mark, and a released lock is then handed off (to the first
- * live fair waiter directly, else by waking one registered waiting client). It implements
- * every {@link LockStoreExtension} but {@link SessionLeaseExtension}: its locks have
- * leases of their own.
+ * owner-checked, fencing tokens increase (spaced by the default room of
+ * {@link LocalHandOverExtension}), releases notify listeners, read locks are shared with
+ * a writer-waiting mark, and a released lock is then handed off (to the first live fair
+ * waiter directly, else by waking one registered waiting client). It implements every
+ * {@link LockStoreExtension} but {@link SessionLeaseExtension}: its locks have leases of
+ * their own.
  * <p>
  * Every request runs on the calling thread, under the monitor of this store object, and
  * its stage is complete when the method returns. Subclasses, such as
@@ -70,7 +72,7 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public class InMemoryLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
-		HandOverExtension, SeveralKeysExtension, InspectionExtension {
+		HandOverExtension, LocalHandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private final InMemoryGrants grants = new InMemoryGrants();
 

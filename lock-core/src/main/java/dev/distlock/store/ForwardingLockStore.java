@@ -42,7 +42,7 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public class ForwardingLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
-		HandOverExtension, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
+		HandOverExtension, LocalHandOverExtension, SeveralKeysExtension, InspectionExtension, SessionLeaseExtension {
 
 	private final LockStore delegate;
 
@@ -181,6 +181,11 @@ public class ForwardingLockStore implements LockStore, ReadLockExtension, FairGr
 	public CompletionStage<@Nullable HandOff> handOver(String key, String token, String nextToken, Duration lease,
 			String client) {
 		return delegateExtension(HandOverExtension.class).handOver(key, token, nextToken, lease, client);
+	}
+
+	@Override
+	public long fenceRoom() {
+		return delegateExtension(LocalHandOverExtension.class).fenceRoom();
 	}
 
 	@Override

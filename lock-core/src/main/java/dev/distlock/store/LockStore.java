@@ -36,11 +36,11 @@ import org.springframework.util.Assert;
  * owner ({@link #isOwner}), and tell when a key may have become free
  * ({@link #onRelease}). Every optional behaviour is a {@link LockStoreExtension} that a
  * store implements or not (read locks, a fair queue and its wake-ups that carry grants,
- * waking one waiter, hand-over, several keys at once, inspection and force release,
- * session leases); the client looks them up once with {@link #extension(Class)} and never
- * asks a store for what it does not implement.
+ * waking one waiter, hand-over, hand-over without a request, several keys at once,
+ * inspection and force release, session leases); the client looks them up once with
+ * {@link #extension(Class)} and never asks a store for what it does not implement.
  * <p>
- * Four extensions oblige the required operations to do more than this interface says, and
+ * Five extensions oblige the required operations to do more than this interface says, and
  * the contract kit checks each duty ({@code ExtensionDutyChecks}); the others add methods
  * of their own and change no required operation:
  * <table>
@@ -75,6 +75,12 @@ import org.springframework.util.Assert;
  * the store's session, whatever lease they are given ({@link #expireAfter} still ends it
  * after {@code remaining}); {@link #renew} answers {@code RENEWED} only once the session
  * is confirmed.</td>
+ * </tr>
+ * <tr>
+ * <td>{@link LocalHandOverExtension}</td>
+ * <td>Every fencing token any operation grants is a multiple of its
+ * {@link LocalHandOverExtension#fenceRoom() room}, so that the client's hand-overs
+ * without a request fit between two grants.</td>
  * </tr>
  * <tr>
  * <td>{@link HandOverExtension}, {@link SeveralKeysExtension},

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LockBackendException;
 import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
+import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.memory.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
@@ -169,7 +170,9 @@ class FairGrantInWakeUpTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.client.waitingCount(key) > 0);
 		assertThat(this.store.release(key, holder).toCompletableFuture().join()).isTrue();
 		LockHold hold = waiter.get(5, TimeUnit.SECONDS);
-		assertThat(hold.fencingToken()).isEqualTo(2);
+		// The store's second grant: its fencing tokens are spaced for hand-overs without
+		// a request
+		assertThat(hold.fencingToken()).isEqualTo(2 * LocalHandOverExtension.DEFAULT_FENCE_ROOM);
 		// The holder's attempt and the waiter's two refused ones: none after the release
 		then(this.store).should(times(3)).tryAcquireFairClocked(eq(key), anyString(), any(), any());
 		return hold;

@@ -40,7 +40,7 @@ final class H2Statements extends LockStatements {
 	H2Statements(String table, Duration commandTimeout) {
 		super(table, commandTimeout, JdbcDialect.H2.nowMillis(), "0", "TRUE", " FOR UPDATE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0)";
-		this.nextFence = "SELECT NEXT VALUE FOR " + table + "_fence_seq";
+		this.nextFence = "SELECT (NEXT VALUE FOR " + table + "_fence_seq) * " + FENCE_ROOM;
 	}
 
 	@Override

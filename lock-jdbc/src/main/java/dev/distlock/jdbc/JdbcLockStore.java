@@ -38,6 +38,7 @@ import dev.distlock.jdbc.LockStatements.Row;
 import dev.distlock.store.BlockingLockStore;
 import dev.distlock.store.HandOverExtension;
 import dev.distlock.store.InspectionExtension;
+import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.LockStore.Renewal;
 import dev.distlock.store.LockStore.RenewalOutcome;
@@ -63,7 +64,10 @@ import org.springframework.util.Assert;
  * wait for its row lock.</li>
  * <li>Fencing tokens rise strictly per key across releases, row deletions and restarts:
  * they come from a sequence on PostgreSQL and H2; on MySQL and MariaDB each is one more
- * than the row's last and at least the database's clock in microseconds.</li>
+ * than the row's last and at least the database's clock in microseconds. Each is spaced
+ * by the room of {@link LocalHandOverExtension} (the sequence's value times
+ * 2<sup>16</sup>; on MySQL and MariaDB in units of 2<sup>11</sup>), so that a client
+ * hands a lock to its own next caller without a statement.</li>
  * <li>Every operation is one short statement or transaction on a connection borrowed for
  * it and returned at once: a held lock keeps no connection. A synchronous caller's
  * request runs on its own thread ({@link dev.distlock.store.BlockingCaller}) while the
@@ -98,7 +102,7 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public final class JdbcLockStore extends BlockingLockStore
-		implements SeveralKeysExtension, HandOverExtension, InspectionExtension {
+		implements SeveralKeysExtension, HandOverExtension, LocalHandOverExtension, InspectionExtension {
 
 	private static final int MAX_TOKEN_LENGTH = 255;
 
@@ -435,6 +439,18 @@ public final class JdbcLockStore extends BlockingLockStore
 				releaseLateGrant(key, nextToken);
 			}
 		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Here 2<sup>16</sup> on PostgreSQL and H2 (the sequence's value times the room: the
+	 * statement fails past 2<sup>47</sup> values), and 2<sup>11</sup> on MySQL and
+	 * MariaDB (the clock in microseconds times the room fits until the year 2112).
+	 */
+	@Override
+	public long fenceRoom() {
+		return this.statements.fenceRoom();
 	}
 
 	@Override

@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.LogSafe;
+import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.LockStore.Renewal;
 import org.jspecify.annotations.Nullable;
@@ -59,6 +60,12 @@ abstract class LockStatements {
 	static final Duration CLEANUP_GRACE = Duration.ofMinutes(1);
 
 	static final String COLUMNS = "lock_key, owner_token, released, expires_at, fencing_token";
+
+	/**
+	 * The spacing of the fencing tokens drawn from a sequence: each is the sequence's
+	 * value times this room ({@link LocalHandOverExtension}).
+	 */
+	static final long FENCE_ROOM = LocalHandOverExtension.DEFAULT_FENCE_ROOM;
 
 	private static final int KEYS_PER_POLL_STATEMENT = 500;
 
@@ -304,6 +311,15 @@ abstract class LockStatements {
 	 * Insert the free row of {@code key} unless it exists.
 	 */
 	abstract void insertRow(Connection connection, String key) throws SQLException;
+
+	/**
+	 * Return the spacing of the fencing tokens these statements draw: each is a multiple
+	 * of it.
+	 * @return the room of hand-overs without a request
+	 */
+	long fenceRoom() {
+		return FENCE_ROOM;
+	}
 
 	/**
 	 * Draw the next fencing token of the row just locked and read.

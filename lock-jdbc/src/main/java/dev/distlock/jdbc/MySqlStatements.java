@@ -30,14 +30,29 @@ import org.jspecify.annotations.Nullable;
  * The statements of a {@link JdbcLockStore} on MySQL and MariaDB: an acquisition in one
  * conditional update (and an insert for a new key), keys and tokens bound as bytes of
  * UTF-8 (the columns are binary), fencing tokens by the rule "one more than the row's
- * last, and at least the database's clock in microseconds", releases found by polling,
- * and {@code LOCK IN SHARE MODE} for the ownership check in the caller's transaction.
+ * last, and at least the database's clock in microseconds" in units of a room of
+ * 2<sup>11</sup> ({@link #fenceRoom()}), releases found by polling, and
+ * {@code LOCK IN SHARE MODE} for the ownership check in the caller's transaction.
  *
  * @author distlock
  */
 final class MySqlStatements extends LockStatements {
 
 	private static final String MICROS = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
+
+	/**
+	 * The spacing of the fencing tokens here: 2<sup>11</sup>, so that the clock in
+	 * microseconds times the room fits a {@code BIGINT} until the year 2112 (past it, the
+	 * statement fails).
+	 */
+	private static final long ROOM = 1L << 11;
+
+	/**
+	 * The next fencing token: the old rule ("one more than the row's last, and at least
+	 * the clock in microseconds") on the fencing token divided by the room, times the
+	 * room. A row's token of the old rule, unspaced, is below the clock times the room.
+	 */
+	private static final String NEXT_FENCE = "GREATEST(fencing_token DIV " + ROOM + " + 1, " + MICROS + ") * " + ROOM;
 
 	private final String insertRow;
 
@@ -46,8 +61,7 @@ final class MySqlStatements extends LockStatements {
 	private final String insertGranted;
 
 	MySqlStatements(String table, Duration commandTimeout) {
-		super(table, commandTimeout, JdbcDialect.MYSQL.nowMillis(), "GREATEST(fencing_token + 1, " + MICROS + ")",
-				"TRUE", " LOCK IN SHARE MODE");
+		super(table, commandTimeout, JdbcDialect.MYSQL.nowMillis(), NEXT_FENCE, "TRUE", " LOCK IN SHARE MODE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0) "
 				+ "ON DUPLICATE KEY UPDATE lock_key = lock_key";
 		String now = this.now;
@@ -55,11 +69,11 @@ final class MySqlStatements extends LockStatements {
 		// it changes. LAST_INSERT_ID(x) hands x back in the statement's OK packet: the
 		// fence of a grant, or the holder's remaining lease of a refusal
 		this.acquire = "UPDATE " + table + " SET fencing_token = LAST_INSERT_ID(IF(owner_token = ? AND " + this.live
-				+ ", fencing_token, GREATEST(fencing_token + 1, " + MICROS + "))), owner_token = ?, released = FALSE, "
-				+ "expires_at = " + now + " + ? WHERE lock_key = ? AND IF(released = TRUE OR expires_at <= " + now
+				+ ", fencing_token, " + NEXT_FENCE + ")), owner_token = ?, released = FALSE, " + "expires_at = " + now
+				+ " + ? WHERE lock_key = ? AND IF(released = TRUE OR expires_at <= " + now
 				+ " OR owner_token = ?, TRUE, LAST_INSERT_ID(expires_at - " + now + ") AND FALSE)";
 		this.insertGranted = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, FALSE, " + now
-				+ " + ?, LAST_INSERT_ID(GREATEST(1, " + MICROS + "))) "
+				+ " + ?, LAST_INSERT_ID(GREATEST(1, " + MICROS + ") * " + ROOM + ")) "
 				+ "ON DUPLICATE KEY UPDATE fencing_token = fencing_token + LAST_INSERT_ID(0)";
 	}
 
@@ -152,6 +166,11 @@ final class MySqlStatements extends LockStatements {
 			text(statement, 1, key);
 			statement.executeUpdate();
 		}
+	}
+
+	@Override
+	long fenceRoom() {
+		return ROOM;
 	}
 
 	@Override

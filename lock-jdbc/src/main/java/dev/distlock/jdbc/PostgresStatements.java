@@ -75,9 +75,11 @@ final class PostgresStatements extends LockStatements {
 				"waiters_until > " + JdbcDialect.POSTGRESQL.nowMillis(), " FOR SHARE");
 		this.insertRow = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, NULL, TRUE, 0, 0) "
 				+ "ON CONFLICT (lock_key) DO NOTHING";
-		this.nextFence = "SELECT nextval('" + table + "_fence_seq')";
+		// Fencing tokens spaced by the room of hand-overs without a request: bigint
+		// overflows (and the statement fails) only past 2^47 values of the sequence
+		this.nextFence = "SELECT nextval('" + table + "_fence_seq') * " + FENCE_ROOM;
 		String now = this.now;
-		String sequence = "nextval('" + table + "_fence_seq')";
+		String sequence = "(nextval('" + table + "_fence_seq') * " + FENCE_ROOM + ")";
 		// The WHERE and the clock of the update run on the row's latest version, after
 		// any wait for its lock, and the fence is drawn then. A refusal records its
 		// waiter (waiters_until, refreshed once half of it passed, committed without

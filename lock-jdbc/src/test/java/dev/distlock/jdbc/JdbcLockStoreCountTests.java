@@ -16,16 +16,27 @@
 
 package dev.distlock.jdbc;
 
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.distlock.core.DefaultLockClient;
+import dev.distlock.core.LockClientSettings;
+import dev.distlock.core.LockHold;
 import dev.distlock.store.LockStore.Attempt;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The statements and round trips of the {@link JdbcLockStore}'s hot path, counted at the
@@ -39,6 +50,8 @@ class JdbcLockStoreCountTests {
 	private static final String TABLE = "distlock_count_lock";
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
@@ -130,6 +143,99 @@ class JdbcLockStoreCountTests {
 			// release
 			case H2 -> new int[] { 5, 3, 4, 1, 1 };
 		};
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void handOversInsideOneClientTakeNoStatement(TestDatabase database) throws Exception {
+		database.assumeAvailable();
+		try (HikariDataSource pool = database.pool(4)) {
+			CountingDataSource counting = counting(pool, database);
+			JdbcLockStore store = store(counting, database);
+			// A lease long enough that no renewal round falls into a count
+			DefaultLockClient client = new DefaultLockClient(store,
+					LockClientSettings.defaults().withWatchdogLease(Duration.ofMinutes(10)));
+			try {
+				warmUp(store, counting);
+				int one = statementsToPassAmong(client, counting, 1);
+				int seven = statementsToPassAmong(client, counting, 7);
+				assertThat(seven)
+					.as("statements to hand the lock to 7 callers, as to 1: the first hand-over goes through the "
+							+ "store, the 6 more without a statement")
+					.isEqualTo(one)
+					.isPositive();
+			}
+			finally {
+				client.close();
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void fencingTokensOfHandOversWithoutAStatementStayBelowTheGrantAfterTheRowIsDeleted(TestDatabase database)
+			throws Exception {
+		database.assumeAvailable();
+		try (HikariDataSource pool = database.pool(4)) {
+			String key = "count:" + UUID.randomUUID();
+			List<Long> fences = new ArrayList<>();
+			try (DefaultLockClient client = new DefaultLockClient(store(counting(pool, database), database))) {
+				LockHold holder = client.acquire(key, Duration.ZERO, null);
+				fences.add(holder.fencingToken());
+				List<CompletableFuture<Long>> served = new ArrayList<>();
+				for (int i = 0; i < 4; i++) {
+					served.add(client.acquireAsync(key, WAIT, null)
+						.thenCompose((hold) -> hold.releaseAsync().thenApply((released) -> hold.fencingToken()))
+						.toCompletableFuture());
+					int queued = i + 1;
+					await().atMost(WAIT).until(() -> client.waitingCount(key) == queued);
+				}
+				holder.release();
+				for (CompletableFuture<Long> fence : served) {
+					fences.add(fence.get(60, TimeUnit.SECONDS));
+				}
+			}
+			try (Connection connection = pool.getConnection();
+					PreparedStatement delete = connection
+						.prepareStatement("DELETE FROM " + TABLE + " WHERE lock_key = ?")) {
+				if (database == TestDatabase.MARIADB) {
+					// The key column is binary there: keys are bound as bytes of UTF-8
+					delete.setBytes(1, key.getBytes(StandardCharsets.UTF_8));
+				}
+				else {
+					delete.setString(1, key);
+				}
+				assertThat(delete.executeUpdate()).as("the key's row deleted").isEqualTo(1);
+			}
+			try (DefaultLockClient restarted = new DefaultLockClient(store(counting(pool, database), database))) {
+				LockHold after = restarted.acquire(key, Duration.ZERO, null);
+				assertThat(fences.get(fences.size() - 1)).as("the last hand-over went without a statement")
+					.isEqualTo(fences.get(fences.size() - 2) + 1);
+				assertThat(after.fencingToken()).as("the grant after the row was deleted, by a new client")
+					.isGreaterThan(fences.get(fences.size() - 1));
+				after.release();
+			}
+		}
+	}
+
+	/**
+	 * Hold a new key, queue {@code waiters} callers of {@code client}, release: return
+	 * the statements from that release until the last caller released the key.
+	 */
+	private static int statementsToPassAmong(DefaultLockClient client, CountingDataSource counting, int waiters)
+			throws Exception {
+		String key = "count:" + UUID.randomUUID();
+		LockHold holder = client.acquire(key, Duration.ZERO, null);
+		List<CompletableFuture<Void>> served = new ArrayList<>();
+		for (int i = 0; i < waiters; i++) {
+			served.add(client.acquireAsync(key, WAIT, null).thenCompose(LockHold::releaseAsync).toCompletableFuture());
+			int queued = i + 1;
+			await().atMost(WAIT).until(() -> client.waitingCount(key) == queued);
+		}
+		counting.takeStatements();
+		holder.release();
+		CompletableFuture.allOf(served.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+		return counting.takeStatements();
 	}
 
 	/**

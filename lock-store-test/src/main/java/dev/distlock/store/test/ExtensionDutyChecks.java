@@ -26,6 +26,8 @@ import dev.distlock.store.FairGrantWakeUpExtension;
 import dev.distlock.store.FairGrantWakeUpExtension.ClockedAttempt;
 import dev.distlock.store.FairGrantWakeUpExtension.FairGrant;
 import dev.distlock.store.FairQueueExtension;
+import dev.distlock.store.HandOverExtension;
+import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.LockStore.Attempt;
 import dev.distlock.store.LockStore.Subscription;
@@ -261,6 +263,52 @@ public final class ExtensionDutyChecks {
 				.isTrue();
 			join(two.one.release(key, "owner:1"));
 		}
+	}
+
+	/**
+	 * {@link LocalHandOverExtension}: every fencing token a store grants is a multiple of
+	 * its room, so that consecutive grants of a key differ by at least the room: by
+	 * {@code LockStore.tryAcquire}, by another store's, and by
+	 * {@link HandOverExtension#handOver} if the store hands over.
+	 */
+	public void localHandOversFindRoomBetweenTwoGrants() {
+		try (StorePair two = new StorePair(this.stores)) {
+			long room = extension(two.one, LocalHandOverExtension.class).fenceRoom();
+			assertThat(room).as("LocalHandOverExtension.fenceRoom()").isGreaterThanOrEqualTo(2);
+			assertThat(extension(two.other, LocalHandOverExtension.class).fenceRoom())
+				.as("LocalHandOverExtension duty: every store of a backend has the same room")
+				.isEqualTo(room);
+			String key = key("duty-local-hand-over");
+			long first = spaced(join(two.one.tryAcquire(key, "owner:1", LEASE)), room, "tryAcquire(free key)");
+			join(two.one.release(key, "owner:1"));
+			long second = spaced(join(two.other.tryAcquire(key, "owner:2", LEASE)), room,
+					"tryAcquire(released key), another store");
+			assertThat(second).as("LocalHandOverExtension duty: a later grant leaves room after an earlier one")
+				.isGreaterThanOrEqualTo(first + room);
+			HandOverExtension handOvers = two.other.extension(HandOverExtension.class);
+			if (handOvers != null) {
+				Attempt handedOver = join(handOvers.handOver(key, "owner:2", "owner:3", LEASE));
+				if (handedOver == null) {
+					throw new AssertionError("HandOverExtension.handOver did not hand over a lock nobody waits for");
+				}
+				long third = spaced(handedOver, room, "handOver");
+				assertThat(third).as("LocalHandOverExtension duty: a hand-over leaves room after the grant before")
+					.isGreaterThanOrEqualTo(second + room);
+				join(two.other.release(key, "owner:3"));
+			}
+			else {
+				join(two.other.release(key, "owner:2"));
+			}
+		}
+	}
+
+	private static long spaced(Attempt attempt, long room, String grant) {
+		assertThat(attempt.acquired()).as(grant).isTrue();
+		long fence = attempt.fencingToken();
+		assertThat(fence % room)
+			.as("LocalHandOverExtension duty: the fencing token of %s (%s) is a multiple of %s", grant, fence, room)
+			.isZero();
+		return fence;
 	}
 
 }

@@ -67,4 +67,9 @@ abstract class ExtensionDutyContract extends ContractGroup {
 		this.checks.sessionLeasesKeepALockPastItsLease();
 	}
 
+	@Test
+	void localHandOversFindRoomBetweenTwoGrants() {
+		this.checks.localHandOversFindRoomBetweenTwoGrants();
+	}
+
 }

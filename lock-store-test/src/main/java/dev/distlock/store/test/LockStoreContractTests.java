@@ -359,6 +359,16 @@ public abstract class LockStoreContractTests {
 	}
 
 	@Nested
+	@DisplayName("Hand-over without a request")
+	class LocalHandOver extends LocalHandOverContract {
+
+		LocalHandOver() {
+			super(LockStoreContractTests.this);
+		}
+
+	}
+
+	@Nested
 	@DisplayName("Operator view")
 	class OperatorView extends OperatorViewContract {
 

@@ -81,7 +81,7 @@ class KitRejectsMutantsTests {
 			.selectors(selectNestedClass(List.of(MutantSuite.class), LockStoreContractTests.ExtensionDuties.class),
 					selectNestedClass(List.of(MutantSuite.class), LockStoreContractTests.StoreReplay.class))
 			.execute();
-		results.testEvents().assertStatistics((stats) -> stats.failed(0).succeeded(15));
+		results.testEvents().assertStatistics((stats) -> stats.failed(0).succeeded(16));
 	}
 
 	// The duties of each extension
@@ -203,6 +203,21 @@ class KitRejectsMutantsTests {
 		};
 		assertRejectedBy(LockStoreContractTests.ExtensionDuties.class, "sessionLeasesKeepALockPastItsLease",
 				"SessionLeaseExtension duty: a lock lives as long as the session");
+	}
+
+	@Test
+	void rejectFencingTokensWithoutRoomForHandOversWithoutARequest() {
+		mutant = (store) -> new ForwardingLockStore(store) {
+
+			@Override
+			public CompletionStage<Attempt> tryAcquire(String key, String token, Duration lease) {
+				return delegate().tryAcquire(key, token, lease)
+					.thenApply((attempt) -> attempt.acquired() ? Attempt.granted(attempt.fencingToken() + 1) : attempt);
+			}
+
+		};
+		assertRejectedBy(LockStoreContractTests.ExtensionDuties.class, "localHandOversFindRoomBetweenTwoGrants",
+				"LocalHandOverExtension duty: the fencing token of tryAcquire");
 	}
 
 	// The replay rule, per operation
