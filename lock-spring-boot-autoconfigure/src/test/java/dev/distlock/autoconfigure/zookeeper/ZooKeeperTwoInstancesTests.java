@@ -200,7 +200,10 @@ class ZooKeeperTwoInstancesTests {
 	 * node of the test's base path.
 	 */
 	private int placesInLine() throws Exception {
-		return (int) keyChildren().stream().filter((child) -> child.startsWith("q-")).count();
+		// fair places are "qf-<token>-<sequence>", the others "q-<instance>-<sequence>"
+		return (int) keyChildren().stream()
+			.filter((child) -> child.startsWith("q-") || child.startsWith("qf-"))
+			.count();
 	}
 
 	/**
