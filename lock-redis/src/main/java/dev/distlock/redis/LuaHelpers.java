@@ -150,31 +150,19 @@ final class LuaHelpers {
 			""");
 
 	/**
-	 * The spacing of the fencing tokens {@link #FENCE} grants: each is a multiple of it,
-	 * so that the client's hand-overs without a request (at most 7 after a grant, each
-	 * with the fencing token plus one) fit between two grants, with room to spare. A
-	 * power of two, so that the Lua arithmetic on the clock's microseconds stays exact.
-	 */
-	static final long FENCE_ROOM = 64;
-
-	/**
 	 * {@code fence(key, leaseMillis)}: grant a fencing token that is the larger of the
-	 * server clock in microseconds rounded up to a multiple of {@link #FENCE_ROOM} and
-	 * the next multiple above the last grant, so tokens keep increasing even after the
-	 * fence key expired, and each leaves room for hand-overs without a request. Never
-	 * multiplied: it stays near the clock, exact in Lua's doubles (below 2<sup>53</sup>)
-	 * and in a {@code long}. A last grant that is no multiple (from a version that did
-	 * not space them) is rounded down first, so the next is still above it. The fence key
-	 * is written and read in one {@code SET ... GET} (Redis 6.2+), and written again only
-	 * in the rare case of two grants within one room of microseconds.
+	 * server clock in microseconds and the last grant plus one, so tokens keep increasing
+	 * even after the fence key expired. The fence key is written and read in one
+	 * {@code SET ... GET} (Redis 6.2+), and written again only in the rare case of two
+	 * grants within one microsecond.
 	 */
 	static final LuaHelper FENCE = new LuaHelper("fence", """
 			local function fence(key, leaseMillis)
 			  local t = redis.call('time')
-			  local issued = math.ceil((tonumber(t[1]) * 1000000 + tonumber(t[2])) / FENCE_ROOM) * FENCE_ROOM
+			  local issued = tonumber(t[1]) * 1000000 + tonumber(t[2])
 			  local last = tonumber(redis.call('set', key, string.format('%d', issued), 'PX', leaseMillis, 'GET'))
 			  if last ~= nil and last >= issued then
-			    issued = math.floor(last / FENCE_ROOM) * FENCE_ROOM + FENCE_ROOM
+			    issued = last + 1
 			    redis.call('set', key, string.format('%d', issued), 'PX', leaseMillis)
 			  end
 			  return issued
@@ -333,8 +321,8 @@ final class LuaHelpers {
 	 * The protocol's literals as Lua locals, first in every script (before the key
 	 * locals), so that scripts and the Java side share one spelling of each.
 	 */
-	static final String PROTOCOL_LOCALS = "local EVERY_RELEASE, RELEASED, PENDING, FENCE_ROOM = '" + EVERY_RELEASE
-			+ "', '" + RELEASED + "', '" + PENDING + "', " + FENCE_ROOM + "\n";
+	static final String PROTOCOL_LOCALS = "local EVERY_RELEASE, RELEASED, PENDING = '" + EVERY_RELEASE + "', '"
+			+ RELEASED + "', '" + PENDING + "'\n";
 
 	/**
 	 * {@code holder(key)}: the writer's token, one reader's token (the one whose lease

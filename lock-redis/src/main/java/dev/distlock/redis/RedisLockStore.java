@@ -35,7 +35,6 @@ import dev.distlock.store.FairGrantWakeUpExtension;
 import dev.distlock.store.HandOverExtension;
 import dev.distlock.store.HeldLockOperations;
 import dev.distlock.store.InspectionExtension;
-import dev.distlock.store.LocalHandOverExtension;
 import dev.distlock.store.LockStore;
 import dev.distlock.store.ReadLockExtension;
 import dev.distlock.store.SeveralKeysExtension;
@@ -60,9 +59,8 @@ import org.springframework.util.ClassUtils;
  * within the factory's command timeout and fails with {@link LockBackendException}.
  * <ul>
  * <li>Acquire is one script: {@code SET NX PX} of the owner token and a fencing token
- * that is the larger of the server clock in microseconds and the last grant plus one,
- * rounded up to a multiple of {@link #fenceRoom()}, so that a client hands a lock to its
- * own next caller without a request ({@link LocalHandOverExtension}).</li>
+ * that is the larger of the server clock in microseconds and the last grant plus
+ * one.</li>
  * <li>Release, renew and the ownership check are owner-checked scripts, so they run on
  * the master even when the application reads from replicas.</li>
  * <li>Renewal runs one script per batch; on a Cluster one per hash slot within the batch,
@@ -79,7 +77,7 @@ import org.springframework.util.ClassUtils;
  * @since 0.1.0
  */
 public final class RedisLockStore implements LockStore, ReadLockExtension, FairGrantWakeUpExtension, WakeOneExtension,
-		HandOverExtension, LocalHandOverExtension, SeveralKeysExtension, InspectionExtension {
+		HandOverExtension, SeveralKeysExtension, InspectionExtension {
 
 	private static final Log logger = LogFactory.getLog(RedisLockStore.class);
 
@@ -253,18 +251,6 @@ public final class RedisLockStore implements LockStore, ReadLockExtension, FairG
 			String client) {
 		return this.unanswered.<@Nullable HandOff>watch(key,
 				this.commands.handOver(keys(key), token, nextToken, lease, client));
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Here 64: a fencing token is the larger of the server clock in microseconds and the
-	 * last grant plus one, rounded up to a multiple of 64. Rounded, never multiplied, it
-	 * stays near the clock and exact in Lua's numbers.
-	 */
-	@Override
-	public long fenceRoom() {
-		return LuaHelpers.FENCE_ROOM;
 	}
 
 	@Override
