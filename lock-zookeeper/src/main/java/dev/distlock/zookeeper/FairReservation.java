@@ -22,12 +22,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.LockBackendException;
-import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
-import org.apache.curator.framework.api.ACLPathAndBytesable;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.data.ACL;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,8 +85,10 @@ final class FairReservation {
 		byte[] data = token.getBytes(StandardCharsets.UTF_8);
 		operations.add(this.store.client().transactionOp().check().forPath(this.store.paths().child(key, successor)));
 		operations.add(exists ? this.store.client().transactionOp().setData().forPath(next, data)
-				: withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL)).forPath(next,
-						data));
+				: NodeAcls
+					.apply(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL),
+							this.store.acl())
+					.forPath(next, data));
 	}
 
 	/**
@@ -213,7 +212,8 @@ final class FairReservation {
 	private CompletableFuture<Boolean> create(String key, String token) {
 		return this.store.background()
 			.call(key, WAIT,
-					(callback) -> withAcl(this.store.client().create().withMode(CreateMode.EPHEMERAL))
+					(callback) -> NodeAcls
+						.apply(this.store.client().create().withMode(CreateMode.EPHEMERAL), this.store.acl())
 						.inBackground(callback)
 						.forPath(this.store.paths().nextPath(key), token.getBytes(StandardCharsets.UTF_8)),
 					Code.NODEEXISTS)
@@ -255,16 +255,6 @@ final class FairReservation {
 			}
 		}
 		return false;
-	}
-
-	private ACLBackgroundPathAndBytesable<String> withAcl(ACLBackgroundPathAndBytesable<String> create) {
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
-	}
-
-	private ACLPathAndBytesable<CuratorOp> withAcl(ACLPathAndBytesable<CuratorOp> create) {
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLPathAndBytesable<CuratorOp>) create.withACL(acl) : create;
 	}
 
 	/**

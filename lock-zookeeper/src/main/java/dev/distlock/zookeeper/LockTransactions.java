@@ -26,13 +26,11 @@ import dev.distlock.LockBackendException;
 import dev.distlock.store.LockStore.Attempt;
 
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
-import org.apache.curator.framework.api.ACLPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -160,9 +158,11 @@ final class LockTransactions {
 	 */
 	void addClaim(List<CuratorOp> operations, String key, String token) throws Exception {
 		LockPaths paths = this.store.paths();
-		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
+		operations.add(NodeAcls
+			.apply(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL), this.store.acl())
 			.forPath(paths.holderPath(key), token.getBytes(StandardCharsets.UTF_8)));
-		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
+		operations.add(NodeAcls
+			.apply(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL), this.store.acl())
 			.forPath(paths.ownerPath(key, token), new byte[0]));
 		operations
 			.add(this.store.client().transactionOp().setData().withVersion(0).forPath(paths.ownerPath(key, token)));
@@ -174,7 +174,8 @@ final class LockTransactions {
 	 * node exists and leave nothing behind.
 	 */
 	void addAbsent(List<CuratorOp> operations, String path) throws Exception {
-		operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
+		operations.add(NodeAcls
+			.apply(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL), this.store.acl())
 			.forPath(path, new byte[0]));
 		operations.add(this.store.client().transactionOp().delete().forPath(path));
 	}
@@ -238,13 +239,7 @@ final class LockTransactions {
 			.create()
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.CONTAINER);
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
-	}
-
-	private ACLPathAndBytesable<CuratorOp> withAcl(ACLPathAndBytesable<CuratorOp> create) {
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLPathAndBytesable<CuratorOp>) create.withACL(acl) : create;
+		return NodeAcls.apply(create, this.store.acl());
 	}
 
 	/**

@@ -34,11 +34,9 @@ import dev.distlock.store.LockStore.RenewalOutcome;
 import dev.distlock.store.support.RecentReleases;
 import dev.distlock.zookeeper.HeldNodes.Grant;
 import dev.distlock.zookeeper.LockTransactions.Outcome;
-import org.apache.curator.framework.api.ACLPathAndBytesable;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -125,10 +123,14 @@ final class ReadGrants implements HeldLockOperations {
 			transactions.addAbsent(operations, paths.nextPath(key));
 			transactions.addAbsent(operations, paths.writerWaitingPath(key));
 			if (withContainer) {
-				operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.CONTAINER))
-					.forPath(paths.readersPath(key), new byte[0]));
+				operations.add(
+						NodeAcls
+							.apply(this.store.client().transactionOp().create().withMode(CreateMode.CONTAINER),
+									this.store.acl())
+							.forPath(paths.readersPath(key), new byte[0]));
 			}
-			operations.add(withAcl(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL))
+			operations.add(NodeAcls
+				.apply(this.store.client().transactionOp().create().withMode(CreateMode.EPHEMERAL), this.store.acl())
 				.forPath(path, token.getBytes(StandardCharsets.UTF_8)));
 			operations.add(this.store.client().transactionOp().setData().withVersion(0).forPath(path));
 		}
@@ -334,11 +336,6 @@ final class ReadGrants implements HeldLockOperations {
 				giveBack(grant.key, grant.token);
 			}
 		}
-	}
-
-	private ACLPathAndBytesable<CuratorOp> withAcl(ACLPathAndBytesable<CuratorOp> create) {
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLPathAndBytesable<CuratorOp>) create.withACL(acl) : create;
 	}
 
 }

@@ -33,13 +33,11 @@ import dev.distlock.store.LockStore.Subscription;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher.Event.EventType;
-import org.apache.zookeeper.data.ACL;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -333,10 +331,12 @@ final class WaitingLine {
 		String key = place.id.key();
 		return this.store.background()
 			.call(key, WAIT,
-					(callback) -> withAcl(this.store.client()
-						.create()
-						.creatingParentContainersIfNeeded()
-						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)).inBackground(callback)
+					(callback) -> NodeAcls
+						.apply(this.store.client()
+							.create()
+							.creatingParentContainersIfNeeded()
+							.withMode(CreateMode.EPHEMERAL_SEQUENTIAL), this.store.acl())
+						.inBackground(callback)
 						.forPath(
 								place.fair ? this.store.paths().fairQueuePrefix(key, place.id.waiter())
 										: this.store.paths().queuePrefix(key, place.id.waiter()),
@@ -527,11 +527,6 @@ final class WaitingLine {
 				leave(place.id.key(), place.id.waiter());
 			}
 		});
-	}
-
-	private ACLBackgroundPathAndBytesable<String> withAcl(ACLBackgroundPathAndBytesable<String> create) {
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
 	}
 
 	private record PlaceId(String key, String waiter) {

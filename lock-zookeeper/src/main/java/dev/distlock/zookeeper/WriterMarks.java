@@ -30,12 +30,10 @@ import dev.distlock.store.ReadWriteTiming;
 import dev.distlock.zookeeper.LockTransactions.Taken;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.Event.EventType;
-import org.apache.zookeeper.data.ACL;
 
 /**
  * The writers' side of read-write locks: a writer's take that readers refused, and the
@@ -137,7 +135,8 @@ final class WriterMarks {
 		}
 		return this.store.background()
 			.call(key, WAIT,
-					(callback) -> withAcl(this.store.client().create().withMode(CreateMode.EPHEMERAL))
+					(callback) -> NodeAcls
+						.apply(this.store.client().create().withMode(CreateMode.EPHEMERAL), this.store.acl())
 						.inBackground(callback)
 						.forPath(this.store.paths().writerWaitingPath(key), token.getBytes(StandardCharsets.UTF_8)),
 					Code.NODEEXISTS, Code.NONODE)
@@ -237,11 +236,6 @@ final class WriterMarks {
 				delete(id.key());
 			}
 		});
-	}
-
-	private ACLBackgroundPathAndBytesable<String> withAcl(ACLBackgroundPathAndBytesable<String> create) {
-		List<ACL> acl = this.store.acl();
-		return (acl != null) ? (ACLBackgroundPathAndBytesable<String>) create.withACL(acl, true) : create;
 	}
 
 	private record MarkId(String key, String token) {
